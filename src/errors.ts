@@ -1,0 +1,173 @@
+/**
+ * The error contract of SPEC §10: one error class, {@link VerifyError}, with a stable `code`
+ * per failure, and the {@link SseDecodeFailure} value the SSE decoder hands to the verifier.
+ * @module
+ */
+
+/** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
+const RULE_OF_CODE = {
+  INVALID_JSON: 0,
+  SSE_BUFFER_OVERFLOW: 0,
+  EVENT_NOT_OBJECT: 0,
+  EVENT_TYPE_INVALID: 0,
+  FIELD_MISSING: 0,
+  FIELD_NULL: 0,
+  FIELD_WRONG_TYPE: 0,
+  EVENT_BEFORE_RUN_STARTED: 1,
+  RUN_ALREADY_STARTED: 1,
+  STREAM_ENDED_BEFORE_RUN_STARTED: 1,
+  EVENT_AFTER_RUN_CLOSED: 2,
+  STREAM_ENDED_BEFORE_RUN_CLOSED: 2,
+  TEXT_MESSAGE_ALREADY_OPEN: 3,
+  TEXT_MESSAGE_NOT_OPEN: 3,
+  TOOL_CALL_ALREADY_OPEN: 4,
+  TOOL_CALL_NOT_OPEN: 4,
+  REASONING_MESSAGE_ALREADY_OPEN: 4,
+  REASONING_MESSAGE_NOT_OPEN: 4,
+  TOOL_CALL_RESULT_BEFORE_END: 5,
+  STEP_ALREADY_ACTIVE: 6,
+  STEP_NOT_STARTED: 6,
+  OPEN_AT_RUN_FINISHED: 7,
+  INTERRUPT_OUTCOME_EMPTY: 8,
+  OWNER_MISMATCH: 9,
+  TOOL_CALL_PARENT_OWNER_MISMATCH: 10,
+  STEP_OWNER_MISMATCH: 11,
+  SUBAGENT_ALREADY_ACTIVE: 12,
+  SUBAGENT_ALREADY_FINISHED: 12,
+  SUBAGENT_PARENT_NOT_STARTED: 12,
+  SUBAGENT_NOT_ACTIVE: 12,
+  SUBAGENT_OPEN_AT_RUN_FINISHED: 13,
+} as const;
+
+/** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
+export type VerifyErrorCode = keyof typeof RULE_OF_CODE;
+
+/** Every {@link VerifyErrorCode}, in the order of SPEC §10.2. */
+export const VERIFY_ERROR_CODES: readonly VerifyErrorCode[] = Object.freeze(
+  Object.keys(RULE_OF_CODE).filter((key): key is VerifyErrorCode => key in RULE_OF_CODE),
+);
+
+/**
+ * The rule number (0–13) a code belongs to.
+ *
+ * @example
+ * ```ts
+ * import { ruleOf } from "ag-ui-verify";
+ * ruleOf("OWNER_MISMATCH"); // 9
+ * ```
+ */
+export function ruleOf(code: VerifyErrorCode): number {
+  return RULE_OF_CODE[code];
+}
+
+/** The codes a decode failure can carry. */
+export type SseDecodeFailureCode = "INVALID_JSON" | "SSE_BUFFER_OVERFLOW";
+
+/**
+ * What the SSE decoder passes downstream, in order, when it cannot produce a JSON value:
+ * a message whose data is not JSON, or a message that outgrew the parser's buffer. It is a
+ * value, not an error, so that events decoded earlier from the same network chunk still
+ * reach the reader; the verifier turns it into a rule 0 {@link VerifyError} (SPEC §12).
+ *
+ * @example
+ * ```ts
+ * import { SseDecodeFailure, Verifier } from "ag-ui-verify";
+ * const v = new Verifier();
+ * try { v.verify(new SseDecodeFailure("INVALID_JSON", "[DONE]")); } catch (e) { e.code; } // "INVALID_JSON"
+ * ```
+ */
+export class SseDecodeFailure {
+  readonly code: SseDecodeFailureCode;
+  /** The SSE data that failed to parse, when there is one. */
+  readonly data: string | undefined;
+  /** What the parser threw, if anything. */
+  readonly cause: unknown;
+
+  constructor(code: SseDecodeFailureCode, data?: string, cause?: unknown) {
+    this.code = code;
+    this.data = data;
+    this.cause = cause;
+  }
+}
+
+/** The fields of a {@link VerifyError} besides its message. */
+export interface VerifyErrorInit {
+  code: VerifyErrorCode;
+  index: number;
+  eventType: string | undefined;
+  event: unknown;
+  field: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * A cross-realm brand. `Symbol.for` keys are shared by every realm of an agent, so the guard
+ * also recognises errors made by another copy of this library (an iframe, a second bundle).
+ */
+const BRAND = Symbol.for("ag-ui-verify.VerifyError");
+
+/**
+ * The one error the verifier raises: the first event that broke a rule, or the end of
+ * input when the run was not properly opened and closed. Programs read `code`, `index` and
+ * `field`; people read `message`.
+ *
+ * @example
+ * ```ts
+ * import { VerifyError, verifyAll } from "ag-ui-verify";
+ * try {
+ *   verifyAll([{ type: "RUN_STARTED" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1" }]);
+ * } catch (e) {
+ *   if (e instanceof VerifyError) console.log(e.code, e.index); // TEXT_MESSAGE_NOT_OPEN 1
+ * }
+ * ```
+ */
+export class VerifyError extends Error {
+  override readonly name = "VerifyError";
+  /** The rule number, 0–13 (rule 0: malformed input). */
+  readonly rule: number;
+  /** The stable failure code. */
+  readonly code: VerifyErrorCode;
+  /** 0-based index of the offending event; at end of input, the number of events verified. */
+  readonly index: number;
+  /** The offending event's `type`, when it has a string one. */
+  readonly eventType: string | undefined;
+  /** The offending value (an {@link SseDecodeFailure} for decode failures); undefined at end of input. */
+  readonly event: unknown;
+  /** For `FIELD_*` codes, the path of the bad field (`input.messages[2].id`); otherwise undefined. */
+  readonly field: string | undefined;
+
+  constructor(message: string, init: VerifyErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.rule = RULE_OF_CODE[init.code];
+    this.code = init.code;
+    this.index = init.index;
+    this.eventType = init.eventType;
+    this.event = init.event;
+    this.field = init.field;
+  }
+
+  /** @internal */
+  get [BRAND](): true {
+    return true;
+  }
+}
+
+/**
+ * True when `value` is a {@link VerifyError}, including one made in another realm or by
+ * another copy of this library, where `instanceof` fails.
+ *
+ * @example
+ * ```ts
+ * import { isVerifyError } from "ag-ui-verify";
+ * isVerifyError(new Error("x")); // false
+ * ```
+ */
+export function isVerifyError(value: unknown): value is VerifyError {
+  if (value instanceof VerifyError) return true;
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return BRAND in value && value[BRAND] === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./errors.ts";
+export * from "./events.ts";
+export * from "./verifier.ts";

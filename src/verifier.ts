@@ -1,0 +1,1025 @@
+/**
+ * The ordering state machine of SPEC §5–§9: a pure checker with no streams and no I/O.
+ * @module
+ */
+
+import { ruleOf, SseDecodeFailure, VerifyError, type VerifyErrorCode } from "./errors.ts";
+
+/** Options of a {@link Verifier}. */
+export interface VerifierOptions {
+  /** Accept further runs after a run closes (SPEC §9.6). Only `true` enables it. Default false. */
+  allowSequentialRuns?: boolean;
+}
+
+/** Who produced an entity: a subagent id, or `null` for the parent agent. */
+type Owner = string | null;
+const PARENT: Owner = null;
+
+/** A JSON object, as far as the verifier is concerned. */
+type Rec = Record<string, unknown>;
+
+const BEFORE_RUN = 0;
+const RUNNING = 1;
+const CLOSED = 2;
+type Phase = typeof BEFORE_RUN | typeof RUNNING | typeof CLOSED;
+
+/**
+ * Everything one run knows. A new run replaces the whole object, so nothing can be left
+ * behind by a forgotten reset. Open sets say only "is it open now"; owners live in the
+ * registries and outlive the close.
+ */
+interface Run {
+  readonly openText: Set<string>;
+  readonly openTools: Set<string>;
+  readonly openReasoning: Set<string>;
+  /** step name → the owners that hold a step of that name open (never empty). */
+  readonly openSteps: Map<string, Set<Owner>>;
+  readonly activeSubagents: Set<string>;
+  readonly finishedSubagents: Set<string>;
+  readonly messageOwners: Map<string, Owner>;
+  readonly reasoningOwners: Map<string, Owner>;
+  readonly toolOwners: Map<string, Owner>;
+  readonly activityOwners: Map<string, Owner>;
+}
+
+function newRun(): Run {
+  return {
+    openText: new Set(),
+    openTools: new Set(),
+    openReasoning: new Set(),
+    openSteps: new Map(),
+    activeSubagents: new Set(),
+    finishedSubagents: new Set(),
+    messageOwners: new Map(),
+    reasoningOwners: new Map(),
+    toolOwners: new Map(),
+    activityOwners: new Map(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Violations. Rules throw a Violation (code + what went wrong); `Verifier.verify` adds the
+// index and the event and turns it into the public VerifyError.
+
+class Violation {
+  constructor(
+    readonly code: VerifyErrorCode,
+    /** The middle of the message: what happened and what was expected, ending with ".". */
+    readonly text: string,
+    readonly field?: string,
+    readonly cause?: unknown,
+  ) {}
+}
+
+const MAX_QUOTED = 120;
+
+/** JSON-quotes an id (so `""` is visible), cutting very long ones short. */
+function q(id: string): string {
+  if (id.length <= MAX_QUOTED) return JSON.stringify(id);
+  return `${JSON.stringify(id.slice(0, MAX_QUOTED))}… (${id.length} characters)`;
+}
+
+function ownerName(owner: Owner): string {
+  return owner === null ? "the parent agent" : `subagent ${q(owner)}`;
+}
+
+/** Prints what a getter or trap threw, even when printing it throws too. */
+function describe(cause: unknown): string {
+  try {
+    return String(cause);
+  } catch {
+    return "an unprintable value";
+  }
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  try {
+    if (Array.isArray(value)) return "an array";
+  } catch {
+    return "an uninspectable object";
+  }
+  switch (typeof value) {
+    case "object":
+      return "an object";
+    case "undefined":
+      return "undefined";
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+/** A field problem: missing (`undefined`), null, or of the wrong JSON type. */
+function badField(path: string, value: unknown, expected: string): Violation {
+  if (value === undefined) {
+    return new Violation(
+      "FIELD_MISSING",
+      `required field ${path} is missing; expected ${expected}.`,
+      path,
+    );
+  }
+  if (value === null) {
+    return new Violation(
+      "FIELD_NULL",
+      `field ${path} is null; expected ${expected}, or no field at all when it is optional.`,
+      path,
+    );
+  }
+  return new Violation(
+    "FIELD_WRONG_TYPE",
+    `field ${path} is ${jsonType(value)}; expected ${expected}.`,
+    path,
+  );
+}
+
+/** An array element problem: null, or not an object (an `undefined` element is not absent). */
+function badElement(path: string, value: unknown, expected: string): Violation {
+  if (value === null) {
+    return new Violation("FIELD_NULL", `element ${path} is null; expected ${expected}.`, path);
+  }
+  return new Violation(
+    "FIELD_WRONG_TYPE",
+    `element ${path} is ${jsonType(value)}; expected ${expected}.`,
+    path,
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading fields. Events may be in-process objects whose getters or Proxy traps throw; a
+// read that throws is reported as a wrong-typed field, with what was thrown as the cause.
+
+function unreadable(path: string, cause: unknown): Violation {
+  return new Violation(
+    "FIELD_WRONG_TYPE",
+    `field ${path} could not be read (${describe(cause)}); expected a JSON value.`,
+    path,
+    cause,
+  );
+}
+
+function get(obj: Rec, key: string, path: string): unknown {
+  try {
+    return obj[key];
+  } catch (cause) {
+    throw unreadable(path, cause);
+  }
+}
+
+function item(arr: readonly unknown[], i: number, path: string): unknown {
+  try {
+    return arr[i];
+  } catch (cause) {
+    throw unreadable(path, cause);
+  }
+}
+
+// A revoked Proxy makes Array.isArray throw; such a value is neither an object nor an array
+// here, so it is reported as a wrong-typed field.
+function isRecord(value: unknown): value is Rec {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function isArray(value: unknown): value is readonly unknown[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The length of an array already known to be one (a Proxy's trap may still throw). */
+function lengthOf(arr: readonly unknown[], path: string): number {
+  try {
+    return arr.length;
+  } catch (cause) {
+    throw unreadable(path, cause);
+  }
+}
+
+function reqString(e: Rec, key: string): string {
+  const v = get(e, key, key);
+  if (typeof v === "string") return v;
+  throw badField(key, v, "a string");
+}
+
+function optString(e: Rec, key: string): string | undefined {
+  const v = get(e, key, key);
+  if (v === undefined || typeof v === "string") return v;
+  throw badField(key, v, "a string");
+}
+
+/** The tag (`subagentRunId`) of a recognised event: a string, or undefined when absent. */
+function tagOf(e: Rec): string | undefined {
+  const v = e.subagentRunId;
+  if (v === undefined || typeof v === "string") return v;
+  return optString(e, "subagentRunId");
+}
+
+/** A message of MESSAGES_SNAPSHOT or of the RUN_STARTED input echo, as the seeding reads it. */
+interface SeedMessage {
+  readonly id: string;
+  readonly role: string;
+  readonly owner: Owner;
+  readonly toolCallIds: readonly string[] | undefined;
+}
+
+function readString(obj: Rec, key: string, base: string, required: boolean): string | undefined {
+  const path = `${base}.${key}`;
+  const v = get(obj, key, path);
+  if (typeof v === "string" || (v === undefined && !required)) return v;
+  throw badField(path, v, "a string");
+}
+
+function readMessages(value: unknown, path: string): SeedMessage[] {
+  if (!isArray(value)) throw badField(path, value, "an array of messages");
+  const length = lengthOf(value, path);
+  const out: SeedMessage[] = [];
+  for (let i = 0; i < length; i++) {
+    const at = `${path}[${i}]`;
+    const m = item(value, i, at);
+    if (!isRecord(m)) throw badElement(at, m, "a message object");
+    const id = readString(m, "id", at, true) ?? "";
+    const role = readString(m, "role", at, true) ?? "";
+    const owner = readString(m, "subagentRunId", at, false) ?? PARENT;
+    let toolCallIds: string[] | undefined;
+    if (role === "assistant") {
+      const tcPath = `${at}.toolCalls`;
+      const calls = get(m, "toolCalls", tcPath);
+      if (calls !== undefined) {
+        if (!isArray(calls)) throw badField(tcPath, calls, "an array of tool calls");
+        toolCallIds = [];
+        for (let j = 0, n = lengthOf(calls, tcPath); j < n; j++) {
+          const callPath = `${tcPath}[${j}]`;
+          const call = item(calls, j, callPath);
+          if (!isRecord(call)) throw badElement(callPath, call, "a tool call object");
+          toolCallIds.push(readString(call, "id", callPath, true) ?? "");
+        }
+      }
+    }
+    out.push({ id, role, owner, toolCallIds });
+  }
+  return out;
+}
+
+/**
+ * Records the owners a replayed history names (SPEC §8.5). An authoritative snapshot
+ * overwrites; the input echo only fills ids that have no owner yet.
+ */
+function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean): void {
+  for (const m of messages) {
+    const registry =
+      m.role === "reasoning"
+        ? run.reasoningOwners
+        : m.role === "activity"
+          ? run.activityOwners
+          : run.messageOwners;
+    if (authoritative || !registry.has(m.id)) registry.set(m.id, m.owner);
+    if (m.toolCallIds === undefined) continue;
+    for (const id of m.toolCallIds) {
+      if (authoritative || !run.toolOwners.has(id)) run.toolOwners.set(id, m.owner);
+    }
+  }
+}
+
+/**
+ * Reads a RUN_FINISHED outcome (SPEC §3.4) and tells whether it is an interrupt outcome
+ * without interrupts, which rule 8 rejects. Shape problems throw as rule 0.
+ */
+function outcomeLacksInterrupts(outcome: unknown): boolean {
+  if (!isRecord(outcome)) throw badField("outcome", outcome, "an outcome object");
+  const type = get(outcome, "type", "outcome.type");
+  if (typeof type !== "string") throw badField("outcome.type", type, "a string");
+  if (type !== "interrupt") return false;
+  const interrupts = get(outcome, "interrupts", "outcome.interrupts");
+  if (interrupts === undefined) return true;
+  if (!isArray(interrupts)) {
+    throw badField("outcome.interrupts", interrupts, "an array of interrupt objects");
+  }
+  const length = lengthOf(interrupts, "outcome.interrupts");
+  for (let i = 0; i < length; i++) {
+    const at = `outcome.interrupts[${i}]`;
+    const interrupt = item(interrupts, i, at);
+    if (!isRecord(interrupt)) throw badElement(at, interrupt, "an interrupt object");
+  }
+  return length === 0;
+}
+
+const EMPTY_INTERRUPT =
+  'the outcome is of type "interrupt" but carries no interrupts; expected at least one interrupt in outcome.interrupts.';
+
+/**
+ * Rule 8 on its own (the seed's `RunOutcome::validate`): checks a `RUN_FINISHED.outcome`
+ * value as the verifier would, and throws a {@link VerifyError} with code
+ * `INTERRUPT_OUTCOME_EMPTY`, or a rule 0 `FIELD_*` code for a malformed outcome. The error
+ * reads as if the outcome belonged to a `RUN_FINISHED` at index 0; its `event` is the
+ * outcome. `undefined` (no outcome) is a success.
+ *
+ * @example
+ * ```ts
+ * import { validateRunOutcome } from "ag-ui-verify";
+ * validateRunOutcome({ type: "interrupt", interrupts: [{ id: "i1", reason: "confirm" }] }); // ok
+ * validateRunOutcome({ type: "interrupt", interrupts: [] }); // throws INTERRUPT_OUTCOME_EMPTY
+ * ```
+ */
+export function validateRunOutcome(outcome: unknown): void {
+  if (outcome === undefined) return;
+  let problem: Violation | undefined;
+  try {
+    if (outcomeLacksInterrupts(outcome))
+      problem = new Violation("INTERRUPT_OUTCOME_EMPTY", EMPTY_INTERRUPT);
+  } catch (x) {
+    if (!(x instanceof Violation)) throw x;
+    problem = x;
+  }
+  if (problem !== undefined) throw toVerifyError(problem, 0, outcome, "RUN_FINISHED");
+}
+
+function toVerifyError(
+  v: Violation,
+  index: number,
+  event: unknown,
+  eventType: string | undefined,
+): VerifyError {
+  const subject =
+    eventType !== undefined
+      ? eventType
+      : event instanceof SseDecodeFailure
+        ? "SSE message"
+        : "event";
+  const rule = ruleOf(v.code);
+  return new VerifyError(`${subject} at index ${index}: ${v.text} [${v.code}, rule ${rule}]`, {
+    code: v.code,
+    index,
+    eventType,
+    event,
+    field: v.field,
+    cause: v.cause,
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Rules, one small function per event type (SPEC §6 table). Each reads its fields first
+// (rule 0), then runs its checks in the order of the table, then applies its effects.
+
+/** A rule; returns the new phase for the run-level events. */
+type Rule = (run: Run, e: Rec) => Phase | undefined;
+
+/** An entity family that opens, continues and closes by id (rules 3 and 4). */
+interface Family {
+  readonly noun: string;
+  readonly alreadyOpen: VerifyErrorCode;
+  readonly notOpen: VerifyErrorCode;
+}
+const TEXT: Family = {
+  noun: "text message",
+  alreadyOpen: "TEXT_MESSAGE_ALREADY_OPEN",
+  notOpen: "TEXT_MESSAGE_NOT_OPEN",
+};
+const TOOL: Family = {
+  noun: "tool call",
+  alreadyOpen: "TOOL_CALL_ALREADY_OPEN",
+  notOpen: "TOOL_CALL_NOT_OPEN",
+};
+const REASONING: Family = {
+  noun: "reasoning message",
+  alreadyOpen: "REASONING_MESSAGE_ALREADY_OPEN",
+  notOpen: "REASONING_MESSAGE_NOT_OPEN",
+};
+
+function ownerMismatch(noun: string, id: string, owner: Owner, tag: string): Violation {
+  return new Violation(
+    "OWNER_MISMATCH",
+    `${noun} ${q(id)} is owned by ${ownerName(owner)} but this event names subagent ${q(tag)}; events for it must name the subagent that owns it, or none.`,
+  );
+}
+
+/** Rule 9: a tag must agree with the recorded owner, if there is one. */
+function checkOwner(
+  owners: Map<string, Owner>,
+  id: string,
+  tag: string | undefined,
+  noun: string,
+): void {
+  if (tag === undefined) return;
+  const owner = owners.get(id);
+  if (owner !== undefined && owner !== tag) throw ownerMismatch(noun, id, owner, tag);
+}
+
+function alreadyOpen(f: Family, id: string): Violation {
+  return new Violation(
+    f.alreadyOpen,
+    `${f.noun} ${q(id)} is already open; expected it to end before it starts again.`,
+  );
+}
+
+function notOpen(f: Family, id: string): Violation {
+  return new Violation(
+    f.notOpen,
+    `${f.noun} ${q(id)} is not open (never started, or already ended); expected its START first.`,
+  );
+}
+
+/** START of a text or reasoning message: rule 3/4, rule 9, then open and record the owner. */
+function start(
+  f: Family,
+  open: Set<string>,
+  owners: Map<string, Owner>,
+  id: string,
+  tag: string | undefined,
+): void {
+  if (open.has(id)) throw alreadyOpen(f, id);
+  const owner = owners.get(id);
+  if (owner === undefined) owners.set(id, tag === undefined ? PARENT : tag);
+  else if (tag !== undefined && owner !== tag) throw ownerMismatch(f.noun, id, owner, tag);
+  open.add(id);
+}
+
+/** CONTENT / ARGS / END: rule 3/4, rule 9; an END closes. */
+function cont(
+  f: Family,
+  open: Set<string>,
+  owners: Map<string, Owner>,
+  id: string,
+  tag: string | undefined,
+  closes: boolean,
+): void {
+  if (!open.has(id)) throw notOpen(f, id);
+  checkOwner(owners, id, tag, f.noun);
+  if (closes) open.delete(id);
+}
+
+function describeOpen(run: Run): string {
+  const parts: string[] = [];
+  const add = (noun: string, ids: Iterable<string>, owners: Map<string, Owner>) => {
+    for (const id of ids) parts.push(`${noun} ${q(id)} of ${ownerName(owners.get(id) ?? PARENT)}`);
+  };
+  add("text message", run.openText, run.messageOwners);
+  add("tool call", run.openTools, run.toolOwners);
+  add("reasoning message", run.openReasoning, run.reasoningOwners);
+  for (const [name, owners] of run.openSteps) {
+    for (const owner of owners) parts.push(`step ${q(name)} of ${ownerName(owner)}`);
+  }
+  return parts.join(", ");
+}
+
+function describeSubagents(ids: Iterable<string>): string {
+  return Array.from(ids, (id) => `subagent ${q(id)}`).join(", ");
+}
+
+function tagOnly(run: Run, e: Rec): undefined {
+  tagOf(e);
+  return undefined;
+}
+
+const RULES = new Map<string, Rule>([
+  [
+    "RUN_STARTED",
+    (run, e) => {
+      tagOf(e);
+      const input = get(e, "input", "input");
+      let messages: SeedMessage[] | undefined;
+      if (input !== undefined) {
+        if (!isRecord(input)) throw badField("input", input, "an object");
+        const m = get(input, "messages", "input.messages");
+        if (m !== undefined) messages = readMessages(m, "input.messages");
+      }
+      if (messages !== undefined) seed(run, messages, false);
+      return RUNNING;
+    },
+  ],
+  [
+    "RUN_FINISHED",
+    (run, e) => {
+      tagOf(e);
+      const outcome = get(e, "outcome", "outcome");
+      const lacksInterrupts = outcome !== undefined && outcomeLacksInterrupts(outcome);
+      if (
+        run.openText.size + run.openTools.size + run.openReasoning.size + run.openSteps.size >
+        0
+      ) {
+        throw new Violation(
+          "OPEN_AT_RUN_FINISHED",
+          `the run finished with work still open (open: ${describeOpen(run)}); expected every message, tool call, reasoning message and step to end first, or RUN_ERROR.`,
+        );
+      }
+      if (lacksInterrupts) throw new Violation("INTERRUPT_OUTCOME_EMPTY", EMPTY_INTERRUPT);
+      if (run.activeSubagents.size > 0) {
+        throw new Violation(
+          "SUBAGENT_OPEN_AT_RUN_FINISHED",
+          `the run finished while subagents were still active (${describeSubagents(run.activeSubagents)}); expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first, or RUN_ERROR.`,
+        );
+      }
+      return CLOSED;
+    },
+  ],
+  [
+    "RUN_ERROR",
+    (_run, e) => {
+      tagOf(e);
+      return CLOSED;
+    },
+  ],
+  [
+    "STEP_STARTED",
+    (run, e) => {
+      const tag = tagOf(e);
+      const name = reqString(e, "stepName");
+      const owner = tag === undefined ? PARENT : tag;
+      const owners = run.openSteps.get(name);
+      if (owners === undefined) {
+        run.openSteps.set(name, new Set([owner]));
+      } else if (owners.has(owner)) {
+        throw new Violation(
+          "STEP_ALREADY_ACTIVE",
+          `step ${q(name)} of ${ownerName(owner)} is already active; expected STEP_FINISHED before it starts again.`,
+        );
+      } else {
+        owners.add(owner);
+      }
+      return undefined;
+    },
+  ],
+  [
+    "STEP_FINISHED",
+    (run, e) => {
+      const tag = tagOf(e);
+      const name = reqString(e, "stepName");
+      const owner = tag === undefined ? PARENT : tag;
+      const owners = run.openSteps.get(name);
+      if (owners === undefined) {
+        throw new Violation(
+          "STEP_NOT_STARTED",
+          `step ${q(name)} is not active under any agent; expected STEP_STARTED first.`,
+        );
+      }
+      if (!owners.has(owner)) {
+        const holders = Array.from(owners, ownerName).join(", ");
+        throw new Violation(
+          "STEP_OWNER_MISMATCH",
+          `step ${q(name)} is active only under ${holders}, not under ${ownerName(owner)}; a step must be finished by the agent that started it.`,
+        );
+      }
+      if (owners.size === 1) run.openSteps.delete(name);
+      else owners.delete(owner);
+      return undefined;
+    },
+  ],
+  [
+    "TEXT_MESSAGE_START",
+    (run, e) => {
+      const tag = tagOf(e);
+      start(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag);
+      return undefined;
+    },
+  ],
+  [
+    "TEXT_MESSAGE_CONTENT",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag, false);
+      return undefined;
+    },
+  ],
+  [
+    "TEXT_MESSAGE_END",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag, true);
+      return undefined;
+    },
+  ],
+  ["TEXT_MESSAGE_CHUNK", tagOnly],
+  [
+    "TOOL_CALL_START",
+    (run, e) => {
+      const tag = tagOf(e);
+      const id = reqString(e, "toolCallId");
+      const parentId = optString(e, "parentMessageId");
+      if (run.openTools.has(id)) throw alreadyOpen(TOOL, id);
+      const recorded = run.toolOwners.get(id);
+      if (tag !== undefined && recorded !== undefined && recorded !== tag) {
+        throw ownerMismatch(TOOL.noun, id, recorded, tag);
+      }
+      // Rule 10: the call belongs to its parent message's owner, when that one is known.
+      const parent = parentId === undefined ? undefined : run.messageOwners.get(parentId);
+      if (parentId !== undefined && parent !== undefined) {
+        if (tag !== undefined && tag !== parent) {
+          throw new Violation(
+            "TOOL_CALL_PARENT_OWNER_MISMATCH",
+            `tool call ${q(id)} names subagent ${q(tag)} but its parent message ${q(parentId)} is owned by ${ownerName(parent)}; a tool call must belong to its parent message's owner.`,
+          );
+        }
+        if (tag === undefined && recorded !== undefined && recorded !== parent) {
+          throw new Violation(
+            "TOOL_CALL_PARENT_OWNER_MISMATCH",
+            `tool call ${q(id)} is owned by ${ownerName(recorded)} but its parent message ${q(parentId)} is owned by ${ownerName(parent)}; a tool call must belong to its parent message's owner.`,
+          );
+        }
+      }
+      run.openTools.add(id);
+      if (recorded === undefined) {
+        run.toolOwners.set(id, tag !== undefined ? tag : parent !== undefined ? parent : PARENT);
+      }
+      return undefined;
+    },
+  ],
+  [
+    "TOOL_CALL_ARGS",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(TOOL, run.openTools, run.toolOwners, reqString(e, "toolCallId"), tag, false);
+      return undefined;
+    },
+  ],
+  [
+    "TOOL_CALL_END",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(TOOL, run.openTools, run.toolOwners, reqString(e, "toolCallId"), tag, true);
+      return undefined;
+    },
+  ],
+  ["TOOL_CALL_CHUNK", tagOnly],
+  [
+    "TOOL_CALL_RESULT",
+    (run, e) => {
+      const tag = tagOf(e);
+      const callId = reqString(e, "toolCallId");
+      const messageId = reqString(e, "messageId");
+      if (run.openTools.has(callId)) {
+        throw new Violation(
+          "TOOL_CALL_RESULT_BEFORE_END",
+          `tool call ${q(callId)} is still open; expected TOOL_CALL_END before its result.`,
+        );
+      }
+      // The result mints a tool message under its own attribution (SPEC §8.4).
+      run.messageOwners.set(messageId, tag === undefined ? PARENT : tag);
+      return undefined;
+    },
+  ],
+  [
+    "REASONING_START",
+    (run, e) => {
+      const tag = tagOf(e);
+      const id = reqString(e, "messageId");
+      const owner = run.reasoningOwners.get(id);
+      if (owner === undefined) run.reasoningOwners.set(id, tag === undefined ? PARENT : tag);
+      else if (tag !== undefined && owner !== tag) throw ownerMismatch("reasoning", id, owner, tag);
+      return undefined;
+    },
+  ],
+  [
+    "REASONING_MESSAGE_START",
+    (run, e) => {
+      const tag = tagOf(e);
+      start(REASONING, run.openReasoning, run.reasoningOwners, reqString(e, "messageId"), tag);
+      return undefined;
+    },
+  ],
+  [
+    "REASONING_MESSAGE_CONTENT",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(
+        REASONING,
+        run.openReasoning,
+        run.reasoningOwners,
+        reqString(e, "messageId"),
+        tag,
+        false,
+      );
+      return undefined;
+    },
+  ],
+  [
+    "REASONING_MESSAGE_END",
+    (run, e) => {
+      const tag = tagOf(e);
+      cont(REASONING, run.openReasoning, run.reasoningOwners, reqString(e, "messageId"), tag, true);
+      return undefined;
+    },
+  ],
+  ["REASONING_MESSAGE_CHUNK", tagOnly],
+  [
+    "REASONING_END",
+    (run, e) => {
+      const tag = tagOf(e);
+      checkOwner(run.reasoningOwners, reqString(e, "messageId"), tag, "reasoning");
+      return undefined;
+    },
+  ],
+  [
+    "REASONING_ENCRYPTED_VALUE",
+    (run, e) => {
+      const tag = tagOf(e);
+      const subtype = reqString(e, "subtype");
+      const id = reqString(e, "entityId");
+      if (subtype === "tool-call") {
+        checkOwner(run.toolOwners, id, tag, "tool call");
+      } else if (subtype === "message") {
+        if (run.messageOwners.has(id)) checkOwner(run.messageOwners, id, tag, "message");
+        else checkOwner(run.reasoningOwners, id, tag, "reasoning message");
+      }
+      return undefined;
+    },
+  ],
+  [
+    "ACTIVITY_SNAPSHOT",
+    (run, e) => {
+      const tag = tagOf(e);
+      const id = reqString(e, "messageId");
+      const replace = get(e, "replace", "replace");
+      if (replace !== undefined && typeof replace !== "boolean") {
+        throw badField("replace", replace, "a boolean");
+      }
+      if (replace !== false || !run.activityOwners.has(id)) {
+        run.activityOwners.set(id, tag === undefined ? PARENT : tag);
+      }
+      return undefined;
+    },
+  ],
+  [
+    "ACTIVITY_DELTA",
+    (run, e) => {
+      const tag = tagOf(e);
+      checkOwner(run.activityOwners, reqString(e, "messageId"), tag, "activity");
+      return undefined;
+    },
+  ],
+  ["STATE_SNAPSHOT", tagOnly],
+  ["STATE_DELTA", tagOnly],
+  [
+    "MESSAGES_SNAPSHOT",
+    (run, e) => {
+      tagOf(e);
+      const messages = get(e, "messages", "messages");
+      if (messages === undefined) throw badField("messages", messages, "an array of messages");
+      seed(run, readMessages(messages, "messages"), true);
+      return undefined;
+    },
+  ],
+  ["RAW", tagOnly],
+  ["CUSTOM", tagOnly],
+  [
+    "SUBAGENT_STARTED",
+    (run, e) => {
+      const id = reqString(e, "subagentRunId");
+      const parentId = optString(e, "parentSubagentRunId");
+      if (run.activeSubagents.has(id)) {
+        throw new Violation(
+          "SUBAGENT_ALREADY_ACTIVE",
+          `subagent ${q(id)} is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR before it starts again.`,
+        );
+      }
+      if (run.finishedSubagents.has(id)) {
+        throw new Violation(
+          "SUBAGENT_ALREADY_FINISHED",
+          `subagent ${q(id)} already finished in this run; expected a new subagentRunId for a new invocation.`,
+        );
+      }
+      if (
+        parentId !== undefined &&
+        !run.activeSubagents.has(parentId) &&
+        !run.finishedSubagents.has(parentId)
+      ) {
+        throw new Violation(
+          "SUBAGENT_PARENT_NOT_STARTED",
+          `parent subagent ${q(parentId)} of subagent ${q(id)} was never started in this run; expected its SUBAGENT_STARTED first.`,
+        );
+      }
+      run.activeSubagents.add(id);
+      return undefined;
+    },
+  ],
+  ["SUBAGENT_FINISHED", subagentClose],
+  ["SUBAGENT_ERROR", subagentClose],
+]);
+
+function subagentClose(run: Run, e: Rec): undefined {
+  const id = reqString(e, "subagentRunId");
+  if (!run.activeSubagents.delete(id)) {
+    throw new Violation(
+      "SUBAGENT_NOT_ACTIVE",
+      `subagent ${q(id)} is not active (never started, or already closed); expected SUBAGENT_STARTED first.`,
+    );
+  }
+  run.finishedSubagents.add(id);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/**
+ * An ordering state machine for one stream of AG-UI events (SPEC §5–§10). Feed it each
+ * event with {@link Verifier.verify}, then call {@link Verifier.end} when the input ends. The
+ * first violation throws a {@link VerifyError}; from then on the verifier is poisoned and
+ * every call throws that same error.
+ *
+ * It never mutates, copies or keeps the events it checks. Its memory grows with the number
+ * of distinct ids in a run (owners outlive their entities), never with the number of events.
+ *
+ * @example
+ * ```ts
+ * import { Verifier } from "ag-ui-verify";
+ * const v = new Verifier();
+ * v.verify({ type: "RUN_STARTED", threadId: "t1", runId: "r1" });
+ * v.verify({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "hi" }); // throws TEXT_MESSAGE_NOT_OPEN
+ * ```
+ */
+export class Verifier {
+  readonly #sequential: boolean;
+  #run: Run = newRun();
+  #phase: Phase = BEFORE_RUN;
+  #index = 0;
+  #error: VerifyError | undefined = undefined;
+  #ended = false;
+
+  constructor(options?: VerifierOptions) {
+    this.#sequential = options?.allowSequentialRuns === true;
+  }
+
+  /** The error that poisoned this verifier, if any. */
+  get error(): VerifyError | undefined {
+    return this.#error;
+  }
+
+  /**
+   * Checks one event and records its effects. Throws a {@link VerifyError} at the first
+   * violation, and a plain `Error` when called after a successful {@link Verifier.end}.
+   */
+  verify(event: unknown): void {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#ended)
+      throw new Error("Verifier.verify() was called after end() succeeded; the stream is over.");
+    let type: string | undefined;
+    try {
+      if (typeof event !== "object" || event === null) throw notObject(event);
+      if (isDecodeFailure(event)) throw decodeFailure(event);
+      if (!isEventObject(event)) throw notObject(event);
+      let t: unknown;
+      try {
+        t = event.type;
+      } catch (cause) {
+        throw new Violation(
+          "EVENT_TYPE_INVALID",
+          `the event's type could not be read (${describe(cause)}); expected a string type.`,
+          undefined,
+          cause,
+        );
+      }
+      if (typeof t !== "string") {
+        throw new Violation(
+          "EVENT_TYPE_INVALID",
+          `the event's type is ${jsonType(t)}; expected a string such as "RUN_STARTED".`,
+        );
+      }
+      type = t;
+      const phase = this.#phase;
+      if (phase !== RUNNING) this.#enter(phase, t);
+      else if (t === "RUN_STARTED") {
+        throw new Violation(
+          "RUN_ALREADY_STARTED",
+          "the run is already open; expected RUN_FINISHED or RUN_ERROR before another RUN_STARTED.",
+        );
+      }
+      const rule = RULES.get(t);
+      if (rule !== undefined) {
+        const next = rule(this.#run, event);
+        if (next !== undefined) this.#phase = next;
+      }
+    } catch (x) {
+      if (!(x instanceof Violation)) throw x;
+      const error = toVerifyError(x, this.#index, event, type);
+      this.#error = error;
+      throw error;
+    }
+    this.#index++;
+  }
+
+  /** Rules 1 and 2 outside a run: what may come before the first run and after a close. */
+  #enter(phase: Phase, type: string): void {
+    const opensOrUnordered = type === "RUN_STARTED" || type === "RAW" || type === "CUSTOM";
+    if (phase === BEFORE_RUN) {
+      if (opensOrUnordered) return;
+      throw new Violation(
+        "EVENT_BEFORE_RUN_STARTED",
+        "no run has started; expected RUN_STARTED first (only RAW and CUSTOM may precede it).",
+      );
+    }
+    if (!this.#sequential || !opensOrUnordered) {
+      throw new Violation(
+        "EVENT_AFTER_RUN_CLOSED",
+        this.#sequential
+          ? "the run is closed; expected only RAW, CUSTOM or a new RUN_STARTED after RUN_FINISHED or RUN_ERROR."
+          : "the run is closed; nothing may follow RUN_FINISHED or RUN_ERROR (pass allowSequentialRuns to accept further runs).",
+      );
+    }
+    if (type === "RUN_STARTED") this.#run = newRun();
+  }
+
+  /**
+   * The end-of-input check (SPEC §9.7): the run must have started and closed. Throws a
+   * {@link VerifyError} otherwise; succeeds again if called again after success.
+   */
+  end(): void {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#phase === CLOSED) {
+      this.#ended = true;
+      return;
+    }
+    const v =
+      this.#phase === BEFORE_RUN
+        ? new Violation(
+            "STREAM_ENDED_BEFORE_RUN_STARTED",
+            "the stream ended before any run started; expected RUN_STARTED, then RUN_FINISHED or RUN_ERROR.",
+          )
+        : new Violation(
+            "STREAM_ENDED_BEFORE_RUN_CLOSED",
+            `the stream ended while the run was still open${openSummary(this.#run)}; expected RUN_FINISHED or RUN_ERROR.`,
+          );
+    const error = toVerifyError(v, this.#index, undefined, undefined);
+    this.#error = error;
+    throw error;
+  }
+}
+
+/** A Proxy can make even `Array.isArray` or `instanceof` throw: such a value is no event. */
+function uninspectable(cause: unknown): Violation {
+  return new Violation(
+    "EVENT_NOT_OBJECT",
+    `the value could not be inspected (${describe(cause)}); expected an event object with a string type.`,
+    undefined,
+    cause,
+  );
+}
+
+function isEventObject(value: object): value is Rec {
+  try {
+    return !Array.isArray(value);
+  } catch (cause) {
+    throw uninspectable(cause);
+  }
+}
+
+function isDecodeFailure(value: object): value is SseDecodeFailure {
+  try {
+    return value instanceof SseDecodeFailure;
+  } catch (cause) {
+    throw uninspectable(cause);
+  }
+}
+
+function notObject(value: unknown): Violation {
+  return new Violation(
+    "EVENT_NOT_OBJECT",
+    `the value is ${jsonType(value)}; expected an event object with a string type.`,
+  );
+}
+
+function decodeFailure(failure: SseDecodeFailure): Violation {
+  const text =
+    failure.code === "INVALID_JSON"
+      ? `its data is not JSON (${failure.data === undefined ? "no data" : q(failure.data)}); expected one JSON event per SSE message.`
+      : "it outgrew the SSE parser's buffer (maxBufferSize) before it ended; expected shorter messages, or raise maxBufferSize.";
+  return new Violation(failure.code, text, undefined, failure.cause);
+}
+
+function openSummary(run: Run): string {
+  const open = describeOpen(run);
+  const active = describeSubagents(run.activeSubagents);
+  const all = [open, active && `active: ${active}`].filter((part) => part !== "").join("; ");
+  return all === "" ? "" : ` (open: ${all})`;
+}
+
+/**
+ * Verifies a whole stream in one call: a new {@link Verifier}, `verify` on each value in
+ * order, then `end`. Throws the first {@link VerifyError}.
+ *
+ * @example
+ * ```ts
+ * import { verifyAll } from "ag-ui-verify";
+ * verifyAll([
+ *   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+ *   { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+ *   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Hello" },
+ *   { type: "TEXT_MESSAGE_END", messageId: "m1" },
+ *   { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+ * ]);
+ * ```
+ */
+export function verifyAll(events: Iterable<unknown>, options?: VerifierOptions): void {
+  const verifier = new Verifier(options);
+  for (const event of events) verifier.verify(event);
+  verifier.end();
+}

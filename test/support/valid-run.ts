@@ -1,0 +1,644 @@
+// A generator of VALID AG-UI runs for property tests.
+//
+// fast-check generates a flat array of integer choices; `buildRun` interprets them
+// deterministically against a small model of the verifier's state (SPEC §5, §8) and only
+// ever emits events that the spec accepts at that point. Because the builder is
+// deterministic, fast-check's shrinking of the integer array shrinks the run.
+//
+// The model is deliberately written from the spec, not from the implementation:
+//   - open sets for text messages, tool calls and reasoning messages (rules 3, 4);
+//   - open steps keyed by (owner, name) (rules 6, 11);
+//   - active / finished subagents (rule 12);
+//   - four owner registries — message, reasoning, tool call, activity (§8).
+
+import fc from "fast-check";
+
+/** The parent agent as an owner. As a *tag choice* it means "untagged". */
+export const PARENT: unique symbol = Symbol("PARENT");
+export type Owner = typeof PARENT | string;
+
+/** An event as generated here: a plain object with a string `type`. */
+export type Ev = { type: string } & Record<string, unknown>;
+
+/** Ids used for every entity kind. Includes ids that trip naive object-keyed maps. */
+export const IDS: readonly string[] = [
+  "m1",
+  "m2",
+  "c1",
+  "x",
+  "",
+  "__proto__",
+  "constructor",
+  "toString",
+];
+/** Subagent ids. "never-announced" is only ever used as a tag, never started. */
+export const SUBAGENTS: readonly string[] = ["s1", "s2", "", "__proto__", "constructor"];
+const TAG_ONLY_SUBAGENTS: readonly string[] = ["never-announced", "hasOwnProperty"];
+const ALL_TAGS: readonly Owner[] = [PARENT, ...SUBAGENTS, ...TAG_ONLY_SUBAGENTS];
+const STEP_NAMES: readonly string[] = ["tools", "tools", "plan", "", "__proto__"];
+const ROLES: readonly string[] = [
+  "user",
+  "assistant",
+  "assistant",
+  "tool",
+  "system",
+  "developer",
+  "reasoning",
+  "activity",
+  "some-future-role",
+];
+
+/** Keys that no event type reads (§3.2 "Not read" column); any value is fine there. */
+const NOISE_KEYS: readonly string[] = [
+  "threadId",
+  "runId",
+  "delta",
+  "timestamp",
+  "rawEvent",
+  "name",
+  "role",
+  "toolCallName",
+  "content",
+];
+const NOISE_VALUES: readonly unknown[] = [null, 42, "x", { nested: null }, [null], false];
+
+// ---------------------------------------------------------------------------------------
+// Choice source
+
+class Choices {
+  private i = 0;
+  constructor(private readonly xs: readonly number[]) {}
+  get exhausted(): boolean {
+    return this.i >= this.xs.length;
+  }
+  /** An integer in [0, n). Consumes nothing when there is only one option. */
+  int(n: number): number {
+    if (n <= 1) return 0;
+    const v = this.xs[this.i] ?? 0;
+    this.i += 1;
+    return v % n;
+  }
+  bool(percentTrue = 50): boolean {
+    return this.int(100) < percentTrue;
+  }
+  pick<T>(arr: readonly T[]): T {
+    const v = arr[this.int(arr.length)];
+    if (v === undefined) throw new Error("pick from an empty array");
+    return v;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Model
+
+function agrees(tag: Owner, owner: Owner | undefined): boolean {
+  // An untagged event always agrees; an id with no owner always passes (rule 9).
+  return tag === PARENT || owner === undefined || tag === owner;
+}
+
+/** Tags a continuation of an entity owned by `owner` may carry. */
+function agreeingTags(owner: Owner | undefined): Owner[] {
+  if (owner === undefined) return [...ALL_TAGS];
+  return typeof owner === "string" ? [PARENT, owner, PARENT] : [PARENT];
+}
+
+function stepKey(owner: Owner, name: string): string {
+  return JSON.stringify(owner === PARENT ? ["P", name] : ["S", owner, name]);
+}
+
+class RunModel {
+  readonly openText = new Set<string>();
+  readonly openTool = new Set<string>();
+  readonly openReasoning = new Set<string>();
+  readonly steps = new Map<string, { owner: Owner; name: string }>();
+  readonly active = new Set<string>();
+  readonly finished = new Set<string>();
+  readonly messageReg = new Map<string, Owner>();
+  readonly reasoningReg = new Map<string, Owner>();
+  readonly toolReg = new Map<string, Owner>();
+  readonly activityReg = new Map<string, Owner>();
+
+  registryForRole(role: string): Map<string, Owner> {
+    if (role === "reasoning") return this.reasoningReg;
+    if (role === "activity") return this.activityReg;
+    return this.messageReg;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Event construction helpers
+
+function tagged(ev: Ev, tag: Owner): Ev {
+  if (typeof tag === "string") ev.subagentRunId = tag;
+  return ev;
+}
+
+export interface BuildOptions {
+  /** How the run ends. "either" lets the choices decide. */
+  ending: "finished" | "error" | "either";
+}
+
+interface SeedMessage {
+  id: string;
+  role: string;
+  owner: Owner;
+  toolCalls: string[] | undefined;
+}
+
+function messageObject(m: SeedMessage): Record<string, unknown> {
+  const o: Record<string, unknown> = { id: m.id, role: m.role, content: "…" };
+  if (typeof m.owner === "string") o.subagentRunId = m.owner;
+  if (m.toolCalls !== undefined) {
+    o.toolCalls = m.toolCalls.map((id) => ({
+      id,
+      type: "function",
+      function: { name: "f", arguments: "{}" },
+    }));
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------
+// The builder
+
+class Builder {
+  readonly events: Ev[] = [];
+  readonly m = new RunModel();
+  constructor(private readonly c: Choices) {}
+
+  emit(ev: Ev): void {
+    // Unread fields must not change the verdict (§0): sprinkle some in.
+    if (this.c.int(6) === 0) {
+      const key = this.c.pick(NOISE_KEYS);
+      if (!(key in ev)) ev[key] = this.c.pick(NOISE_VALUES);
+    }
+    this.events.push(ev);
+  }
+
+  anyId(): string {
+    return this.c.pick(IDS);
+  }
+  anyTag(): Owner {
+    return this.c.pick(ALL_TAGS);
+  }
+  tagFor(owner: Owner | undefined): Owner {
+    return this.c.pick(agreeingTags(owner));
+  }
+  unopened(open: Set<string>): string[] {
+    return IDS.filter((id) => !open.has(id));
+  }
+
+  seedMessages(): SeedMessage[] {
+    const n = this.c.int(4);
+    const out: SeedMessage[] = [];
+    for (let k = 0; k < n; k++) {
+      const role = this.c.pick(ROLES);
+      // toolCalls are read only on assistant messages (§3.3); on others they are ignored.
+      const withCalls = role === "assistant" ? this.c.bool(60) : this.c.bool(10);
+      let toolCalls: string[] | undefined;
+      if (withCalls) {
+        toolCalls = [];
+        const nc = this.c.int(3);
+        for (let j = 0; j < nc; j++) toolCalls.push(this.anyId());
+      }
+      out.push({ id: this.anyId(), role, owner: this.anyTag(), toolCalls });
+    }
+    return out;
+  }
+
+  // --- run envelope ---------------------------------------------------------------------
+
+  runStarted(): void {
+    const ev: Ev = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
+    if (this.c.int(8) === 0) ev.subagentRunId = this.c.pick(SUBAGENTS); // ignored tag (§3.1)
+    const inputKind = this.c.int(4);
+    if (inputKind === 1) ev.input = { threadId: "t1", tools: [] };
+    if (inputKind >= 2) {
+      const msgs = this.seedMessages();
+      ev.input = { threadId: "t1", messages: msgs.map(messageObject), state: null };
+      // Non-authoritative: first occurrence wins, id by id (§8.5).
+      for (const msg of msgs) {
+        const reg = this.m.registryForRole(msg.role);
+        if (!reg.has(msg.id)) reg.set(msg.id, msg.owner);
+        if (msg.role === "assistant" && msg.toolCalls !== undefined) {
+          for (const tc of msg.toolCalls) {
+            if (!this.m.toolReg.has(tc)) this.m.toolReg.set(tc, msg.owner);
+          }
+        }
+      }
+    }
+    this.emit(ev);
+  }
+
+  closeEverything(): void {
+    // Close open entities in an order chosen by the choices, interleaving kinds.
+    for (;;) {
+      const pending: Array<() => void> = [];
+      for (const id of this.m.openText) pending.push(() => this.textEnd(id));
+      for (const id of this.m.openTool) pending.push(() => this.toolEnd(id));
+      for (const id of this.m.openReasoning) pending.push(() => this.reasoningMessageEnd(id));
+      for (const s of this.m.steps.values()) pending.push(() => this.stepFinish(s.owner, s.name));
+      for (const s of this.m.active) pending.push(() => this.subagentClose(s));
+      if (pending.length === 0) return;
+      this.c.pick(pending)();
+    }
+  }
+
+  runFinished(): void {
+    const ev: Ev = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+    switch (this.c.int(8)) {
+      case 1:
+        ev.outcome = { type: "success" };
+        break;
+      case 2:
+        ev.outcome = { type: "success", pendingToolCallIds: ["c1"] };
+        break;
+      case 3:
+      case 4: {
+        const interrupts: unknown[] = [];
+        const n = 1 + this.c.int(3);
+        for (let k = 0; k < n; k++) {
+          interrupts.push(
+            k === 0 ? { id: `i${k}`, reason: "confirmation" } : { id: `i${k}`, reason: "x", toolCallId: "c1" },
+          );
+        }
+        ev.outcome = { type: "interrupt", interrupts };
+        break;
+      }
+      case 5:
+        ev.outcome = { type: "cancelled" };
+        break;
+      case 6:
+        // Unknown outcome types are read as success, with no further reading (§3.4).
+        ev.outcome = { type: "some-future-outcome", interrupts: [] };
+        break;
+      default:
+        break;
+    }
+    this.emit(ev);
+  }
+
+  // --- text messages (rule 3, rule 9) --------------------------------------------------
+
+  textStart(): void {
+    const id = this.c.pick(this.unopened(this.m.openText));
+    const tag = this.tagFor(this.m.messageReg.get(id));
+    this.emit(tagged({ type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" }, tag));
+    this.m.openText.add(id);
+    if (!this.m.messageReg.has(id)) this.m.messageReg.set(id, tag);
+  }
+  textContent(): void {
+    const id = this.c.pick([...this.m.openText]);
+    const tag = this.tagFor(this.m.messageReg.get(id));
+    this.emit(tagged({ type: "TEXT_MESSAGE_CONTENT", messageId: id, delta: "hi" }, tag));
+  }
+  textEnd(id: string): void {
+    const tag = this.tagFor(this.m.messageReg.get(id));
+    this.emit(tagged({ type: "TEXT_MESSAGE_END", messageId: id }, tag));
+    this.m.openText.delete(id);
+  }
+
+  // --- tool calls (rules 4, 5, 9, 10) -------------------------------------------------
+
+  toolStart(): void {
+    const id = this.c.pick(this.unopened(this.m.openTool));
+    let parent: string | undefined;
+    const pk = this.c.int(4);
+    if (pk === 1 || pk === 2) {
+      // Prefer an open message (a call narrated by the message it sits in).
+      const open = [...this.m.openText];
+      parent = open.length > 0 && pk === 1 ? this.c.pick(open) : this.anyId();
+    }
+    const tcOwner = this.m.toolReg.get(id);
+    const ok = (tag: Owner, p: string | undefined): boolean => {
+      if (!agrees(tag, tcOwner)) return false; // rule 9
+      const pOwner = p === undefined ? undefined : this.m.messageReg.get(p);
+      if (pOwner === undefined) return true; // unrecorded parent: rule 10 is a no-op
+      if (tag !== PARENT) return tag === pOwner; // tagged: must agree with P
+      return tcOwner === undefined || tcOwner === pOwner; // untagged inherits P
+    };
+    let candidates = ALL_TAGS.filter((t) => ok(t, parent));
+    if (candidates.length === 0) {
+      parent = undefined;
+      candidates = ALL_TAGS.filter((t) => ok(t, undefined));
+    }
+    // Bias towards the interesting cases: untagged, or tagged with the inherited owner.
+    const pOwner = parent === undefined ? undefined : this.m.messageReg.get(parent);
+    if (typeof pOwner === "string" && candidates.includes(pOwner)) candidates.push(pOwner);
+    if (candidates.includes(PARENT)) candidates.push(PARENT);
+    const tag = this.c.pick(candidates);
+    const ev: Ev = { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "search" };
+    if (parent !== undefined) ev.parentMessageId = parent;
+    this.emit(tagged(ev, tag));
+    this.m.openTool.add(id);
+    if (!this.m.toolReg.has(id)) {
+      this.m.toolReg.set(id, tag !== PARENT ? tag : (pOwner ?? PARENT));
+    }
+  }
+  toolArgs(): void {
+    const id = this.c.pick([...this.m.openTool]);
+    const tag = this.tagFor(this.m.toolReg.get(id));
+    this.emit(tagged({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: "{}" }, tag));
+  }
+  toolEnd(id: string): void {
+    const tag = this.tagFor(this.m.toolReg.get(id));
+    this.emit(tagged({ type: "TOOL_CALL_END", toolCallId: id }, tag));
+    this.m.openTool.delete(id);
+  }
+  toolResult(): void {
+    // Any call that is not open now: ended, or never started in this run (rule 5, §9.10).
+    const callId = this.c.pick(this.unopened(this.m.openTool));
+    const messageId = this.anyId();
+    const tag = this.anyTag(); // never compared with the call's owner (§8.4)
+    this.emit(
+      tagged({ type: "TOOL_CALL_RESULT", toolCallId: callId, messageId, content: "ok" }, tag),
+    );
+    this.m.messageReg.set(messageId, tag); // mints the tool message (overwrites)
+  }
+
+  // --- reasoning (rules 4, 9; §8.6, §9.11) --------------------------------------------
+
+  reasoningStart(): void {
+    const id = this.anyId();
+    const tag = this.tagFor(this.m.reasoningReg.get(id));
+    this.emit(tagged({ type: "REASONING_START", messageId: id }, tag));
+    if (!this.m.reasoningReg.has(id)) this.m.reasoningReg.set(id, tag);
+  }
+  reasoningEnd(): void {
+    const id = this.anyId();
+    const tag = this.tagFor(this.m.reasoningReg.get(id));
+    this.emit(tagged({ type: "REASONING_END", messageId: id }, tag));
+  }
+  reasoningMessageStart(): void {
+    const id = this.c.pick(this.unopened(this.m.openReasoning));
+    const tag = this.tagFor(this.m.reasoningReg.get(id));
+    this.emit(tagged({ type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" }, tag));
+    this.m.openReasoning.add(id);
+    if (!this.m.reasoningReg.has(id)) this.m.reasoningReg.set(id, tag);
+  }
+  reasoningMessageContent(): void {
+    const id = this.c.pick([...this.m.openReasoning]);
+    const tag = this.tagFor(this.m.reasoningReg.get(id));
+    this.emit(tagged({ type: "REASONING_MESSAGE_CONTENT", messageId: id, delta: "…" }, tag));
+  }
+  reasoningMessageEnd(id: string): void {
+    const tag = this.tagFor(this.m.reasoningReg.get(id));
+    this.emit(tagged({ type: "REASONING_MESSAGE_END", messageId: id }, tag));
+    this.m.openReasoning.delete(id);
+  }
+  encryptedValue(): void {
+    const subtype = this.c.pick(["message", "message", "tool-call", "tool-call", "future", ""]);
+    const id = this.anyId();
+    let owner: Owner | undefined;
+    if (subtype === "tool-call") owner = this.m.toolReg.get(id);
+    else if (subtype === "message") {
+      owner = this.m.messageReg.has(id) ? this.m.messageReg.get(id) : this.m.reasoningReg.get(id);
+    }
+    const tag = this.tagFor(owner); // unknown subtype: owner undefined, any tag
+    this.emit(
+      tagged(
+        { type: "REASONING_ENCRYPTED_VALUE", subtype, entityId: id, encryptedValue: "zz" },
+        tag,
+      ),
+    );
+  }
+
+  // --- activities (§8.3) --------------------------------------------------------------
+
+  activitySnapshot(): void {
+    const id = this.anyId();
+    const tag = this.anyTag();
+    const ev: Ev = { type: "ACTIVITY_SNAPSHOT", messageId: id, activityType: "plan", content: {} };
+    const rk = this.c.int(3);
+    if (rk === 1) ev.replace = true;
+    if (rk === 2) ev.replace = false;
+    this.emit(tagged(ev, tag));
+    if (!this.m.activityReg.has(id) || ev.replace !== false) this.m.activityReg.set(id, tag);
+  }
+  activityDelta(): void {
+    const id = this.anyId();
+    const tag = this.tagFor(this.m.activityReg.get(id));
+    this.emit(tagged({ type: "ACTIVITY_DELTA", messageId: id, patch: [] }, tag));
+  }
+
+  // --- steps (rules 6, 11) ------------------------------------------------------------
+
+  stepStart(): void {
+    const combos: Array<{ owner: Owner; name: string }> = [];
+    for (const owner of ALL_TAGS) {
+      for (const name of STEP_NAMES) {
+        if (!this.m.steps.has(stepKey(owner, name))) combos.push({ owner, name });
+      }
+    }
+    // Prefer a name already open under another owner: one name, several owners at once.
+    const openNames = new Set([...this.m.steps.values()].map((s) => s.name));
+    const shared = combos.filter((x) => openNames.has(x.name));
+    const { owner, name } = this.c.pick(shared.length > 0 && this.c.bool(60) ? shared : combos);
+    this.emit(tagged({ type: "STEP_STARTED", stepName: name }, owner));
+    this.m.steps.set(stepKey(owner, name), { owner, name });
+  }
+  stepFinish(owner: Owner, name: string): void {
+    this.emit(tagged({ type: "STEP_FINISHED", stepName: name }, owner));
+    this.m.steps.delete(stepKey(owner, name));
+  }
+
+  // --- subagents (rules 12, 13) -------------------------------------------------------
+
+  subagentStart(): void {
+    const fresh = SUBAGENTS.filter((s) => !this.m.active.has(s) && !this.m.finished.has(s));
+    const id = this.c.pick(fresh);
+    const ev: Ev = { type: "SUBAGENT_STARTED", subagentRunId: id, name: "helper" };
+    const parents = [...this.m.active, ...this.m.finished];
+    if (parents.length > 0 && this.c.bool(60)) ev.parentSubagentRunId = this.c.pick(parents);
+    this.emit(ev);
+    this.m.active.add(id);
+  }
+  subagentClose(id: string): void {
+    const type = this.c.pick(["SUBAGENT_FINISHED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR"]);
+    const ev: Ev = { type, subagentRunId: id };
+    if (type === "SUBAGENT_FINISHED" && this.c.bool(30)) {
+      ev.outcome = this.c.pick([
+        { type: "success" },
+        { type: "suspended", interruptIds: [] },
+        { type: "suspended" },
+        { type: "bogus" },
+      ]);
+    }
+    this.emit(ev);
+    this.m.active.delete(id);
+    this.m.finished.add(id);
+  }
+
+  // --- snapshots and unordered events -------------------------------------------------
+
+  messagesSnapshot(): void {
+    const msgs = this.seedMessages();
+    const ev: Ev = { type: "MESSAGES_SNAPSHOT", messages: msgs.map(messageObject) };
+    if (this.c.int(6) === 0) ev.subagentRunId = this.c.pick(SUBAGENTS); // ignored tag (§3.1)
+    this.emit(ev);
+    // Authoritative: every message overwrites, in array order (§8.5).
+    for (const msg of msgs) {
+      this.m.registryForRole(msg.role).set(msg.id, msg.owner);
+      if (msg.role === "assistant" && msg.toolCalls !== undefined) {
+        for (const tc of msg.toolCalls) this.m.toolReg.set(tc, msg.owner);
+      }
+    }
+  }
+
+  unordered(): void {
+    const k = this.c.int(12);
+    switch (k) {
+      case 0:
+        this.emit(tagged({ type: "STATE_SNAPSHOT", snapshot: { a: 1 } }, this.anyTag()));
+        return;
+      case 1:
+        this.emit(tagged({ type: "STATE_DELTA", delta: [] }, this.anyTag()));
+        return;
+      case 2:
+        this.emit(tagged({ type: "RAW", event: { x: null }, source: "s" }, this.anyTag()));
+        return;
+      case 3:
+        this.emit(tagged({ type: "CUSTOM", name: "n", value: null }, this.anyTag()));
+        return;
+      case 4:
+        // Chunks pass through (§9.4): their ids are not read, even when malformed.
+        this.emit(
+          tagged(
+            { type: "TEXT_MESSAGE_CHUNK", messageId: this.c.pick([...IDS, null, 7]), delta: "d" },
+            this.anyTag(),
+          ),
+        );
+        return;
+      case 5:
+        this.emit(
+          tagged(
+            { type: "TOOL_CALL_CHUNK", toolCallId: this.c.pick([...IDS, null]), parentMessageId: null },
+            this.anyTag(),
+          ),
+        );
+        return;
+      case 6:
+        this.emit(tagged({ type: "REASONING_MESSAGE_CHUNK", messageId: this.anyId() }, this.anyTag()));
+        return;
+      case 7:
+      case 8: {
+        // Unknown types: only `type` is read, so even a null tag is fine (§9.2).
+        const ev: Ev = { type: this.c.pick(["SOME_FUTURE_EVENT", "text_message_start", ""]) };
+        const t = this.c.int(4);
+        if (t === 1) ev.subagentRunId = null;
+        if (t === 2) ev.subagentRunId = 5;
+        if (t === 3) ev.messageId = null;
+        this.emit(ev);
+        return;
+      }
+      default: {
+        const type = this.c.pick([
+          "THINKING_START",
+          "THINKING_END",
+          "THINKING_TEXT_MESSAGE_START",
+          "THINKING_TEXT_MESSAGE_CONTENT",
+          "THINKING_TEXT_MESSAGE_END",
+        ]);
+        const ev: Ev = { type };
+        if (this.c.bool(30)) ev.subagentRunId = null; // not even the tag is read (§3.2)
+        this.emit(ev);
+      }
+    }
+  }
+
+  // --- the main loop ------------------------------------------------------------------
+
+  step(): void {
+    const m = this.m;
+    const actions: Array<[number, boolean, () => void]> = [
+      [6, true, () => this.textStart()],
+      [5, m.openText.size > 0, () => this.textContent()],
+      [4, m.openText.size > 0, () => this.textEnd(this.c.pick([...m.openText]))],
+      [6, true, () => this.toolStart()],
+      [4, m.openTool.size > 0, () => this.toolArgs()],
+      [4, m.openTool.size > 0, () => this.toolEnd(this.c.pick([...m.openTool]))],
+      [3, true, () => this.toolResult()],
+      [2, true, () => this.reasoningStart()],
+      [2, true, () => this.reasoningEnd()],
+      [3, true, () => this.reasoningMessageStart()],
+      [2, m.openReasoning.size > 0, () => this.reasoningMessageContent()],
+      [
+        2,
+        m.openReasoning.size > 0,
+        () => this.reasoningMessageEnd(this.c.pick([...m.openReasoning])),
+      ],
+      [3, true, () => this.encryptedValue()],
+      [2, true, () => this.activitySnapshot()],
+      [2, true, () => this.activityDelta()],
+      [4, true, () => this.stepStart()],
+      [
+        3,
+        m.steps.size > 0,
+        () => {
+          const s = this.c.pick([...m.steps.values()]);
+          this.stepFinish(s.owner, s.name);
+        },
+      ],
+      [
+        3,
+        SUBAGENTS.some((s) => !m.active.has(s) && !m.finished.has(s)),
+        () => this.subagentStart(),
+      ],
+      [3, m.active.size > 0, () => this.subagentClose(this.c.pick([...m.active]))],
+      [2, true, () => this.messagesSnapshot()],
+      [3, true, () => this.unordered()],
+    ];
+    const applicable = actions.filter(([, ok]) => ok);
+    const total = applicable.reduce((acc, [w]) => acc + w, 0);
+    let r = this.c.int(total);
+    for (const [w, , run] of applicable) {
+      if (r < w) {
+        run();
+        return;
+      }
+      r -= w;
+    }
+  }
+}
+
+/** Builds one complete run (RAW/CUSTOM prelude, RUN_STARTED … RUN_FINISHED/RUN_ERROR). */
+export function buildRun(choices: readonly number[], options: BuildOptions): Ev[] {
+  const c = new Choices(choices);
+  const b = new Builder(c);
+  const ending =
+    options.ending === "either" ? (c.int(4) === 0 ? "error" : "finished") : options.ending;
+  const prelude = c.int(3);
+  for (let k = 0; k < prelude; k++) {
+    b.emit(tagged({ type: c.pick(["RAW", "CUSTOM"]) }, b.anyTag()));
+  }
+  b.runStarted();
+  while (!c.exhausted) b.step();
+  if (ending === "error") {
+    // RUN_ERROR may arrive with anything still open (§9.8).
+    b.emit({ type: "RUN_ERROR", message: "boom", code: "E" });
+  } else {
+    b.closeEverything();
+    b.runFinished();
+  }
+  return b.events;
+}
+
+const choicesArb = fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 160 });
+
+/** A valid single run, ending in RUN_FINISHED or RUN_ERROR. */
+export const validRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
+  buildRun(xs, { ending: "either" }),
+);
+
+/** A valid single run that ends with RUN_FINISHED (everything closed). */
+export const finishedRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
+  buildRun(xs, { ending: "finished" }),
+);
+
+/** Several valid runs in one stream, RAW/CUSTOM allowed between them (§9.6). */
+export const sequentialRuns: fc.Arbitrary<Ev[][]> = fc.array(
+  fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 60 }).map((xs) =>
+    buildRun(xs, { ending: "either" }),
+  ),
+  { minLength: 1, maxLength: 4 },
+);
