@@ -163,10 +163,9 @@ export class VerifyError extends Error {
  * ```
  */
 export function isVerifyError(value: unknown): value is VerifyError {
-  if (value instanceof VerifyError) return true;
   if (typeof value !== "object" || value === null) return false;
   try {
-    return BRAND in value && value[BRAND] === true;
+    return value instanceof VerifyError || (BRAND in value && value[BRAND] === true);
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@ import { ruleOf, SseDecodeFailure, VerifyError, type VerifyErrorCode } from "./e
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
   /** Accept further runs after a run closes (SPEC §9.6). Only `true` enables it. Default false. */
-  allowSequentialRuns?: boolean;
+  allowSequentialRuns?: boolean | undefined;
 }
 
 /** Who produced an entity: a subagent id, or `null` for the parent agent. */
@@ -351,12 +351,17 @@ function toVerifyError(
   event: unknown,
   eventType: string | undefined,
 ): VerifyError {
+  const decoding = v.code === "INVALID_JSON" || v.code === "SSE_BUFFER_OVERFLOW";
+  const ended =
+    v.code === "STREAM_ENDED_BEFORE_RUN_STARTED" || v.code === "STREAM_ENDED_BEFORE_RUN_CLOSED";
   const subject =
     eventType !== undefined
       ? eventType
-      : event instanceof SseDecodeFailure
+      : decoding
         ? "SSE message"
-        : "event";
+        : ended
+          ? "end of input"
+          : "event";
   const rule = ruleOf(v.code);
   return new VerifyError(`${subject} at index ${index}: ${v.text} [${v.code}, rule ${rule}]`, {
     code: v.code,

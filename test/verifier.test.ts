@@ -1,0 +1,237 @@
+import { runInNewContext } from "node:vm";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import {
+  isVerifyError,
+  ruleOf,
+  SseDecodeFailure,
+  VERIFY_ERROR_CODES,
+  Verifier,
+  VerifyError,
+  validateRunOutcome,
+  verifyAll,
+} from "../src/index.ts";
+
+function caught(f: () => void): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a throw");
+}
+
+const RS = { type: "RUN_STARTED" };
+const RF = { type: "RUN_FINISHED" };
+
+describe("Verifier", () => {
+  it("poisons itself: later calls throw the same instance without reading their argument", () => {
+    const v = new Verifier();
+    v.verify(RS);
+    const first = caught(() => v.verify({ type: "TEXT_MESSAGE_END", messageId: "m1" }));
+    expect(first).toBeInstanceOf(VerifyError);
+    expect(v.error).toBe(first);
+    const untouchable = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("read");
+        },
+      },
+    );
+    expect(caught(() => v.verify(untouchable))).toBe(first);
+    expect(caught(() => v.verify(RF))).toBe(first);
+    expect(caught(() => v.end())).toBe(first);
+  });
+
+  it("poisons itself at end of input too", () => {
+    const v = new Verifier();
+    const first = caught(() => v.end());
+    expect(v.error).toBe(first);
+    expect(caught(() => v.verify(RS))).toBe(first);
+    expect(caught(() => v.end())).toBe(first);
+  });
+
+  it("end() is idempotent when it succeeds, and verify() afterwards is a plain Error", () => {
+    const v = new Verifier();
+    v.verify(RS);
+    v.verify(RF);
+    v.end();
+    v.end();
+    const e = caught(() => v.verify({ type: "RAW" }));
+    expect(e).toBeInstanceOf(Error);
+    expect(isVerifyError(e)).toBe(false);
+    expect(v.error).toBeUndefined();
+    v.end();
+  });
+
+  it("counts the index over every value, across runs", () => {
+    const v = new Verifier({ allowSequentialRuns: true });
+    for (const e of [{ type: "RAW" }, RS, { type: "X" }, RF, { type: "CUSTOM" }, RS]) v.verify(e);
+    const e = caught(() => v.end());
+    expect(e).toMatchObject({ code: "STREAM_ENDED_BEFORE_RUN_CLOSED", index: 6, rule: 2 });
+  });
+
+  it("enables sequential runs only for the value true", () => {
+    for (const allowSequentialRuns of [false, undefined]) {
+      const e = caught(() => verifyAll([RS, RF, RS, RF], { allowSequentialRuns }));
+      expect(e).toMatchObject({ code: "EVENT_AFTER_RUN_CLOSED", index: 2 });
+    }
+    verifyAll([RS, RF, RS, RF], { allowSequentialRuns: true });
+  });
+
+  it("does not keep the events it checks beyond an error", () => {
+    const event = { type: "TEXT_MESSAGE_CONTENT", messageId: "m1" };
+    const e = caught(() => verifyAll([RS, event]));
+    expect(e).toMatchObject({ event, eventType: "TEXT_MESSAGE_CONTENT", field: undefined });
+  });
+});
+
+describe("decode failures", () => {
+  it.each(["INVALID_JSON", "SSE_BUFFER_OVERFLOW"] as const)("%s becomes a rule 0 error", (code) => {
+    const cause = new SyntaxError("Unexpected token");
+    const failure = new SseDecodeFailure(code, "[DONE]", cause);
+    for (const before of [[], [RS], [RS, RF]]) {
+      const e = caught(() => verifyAll([...before, failure]));
+      expect(e).toMatchObject({ code, rule: 0, index: before.length, event: failure });
+      expect(e).toHaveProperty("eventType", undefined);
+      expect(String((e as Error).message)).toMatch(/^SSE message at index \d+: /);
+    }
+  });
+});
+
+describe("messages (SPEC §10.3)", () => {
+  const cases: [string, unknown[], RegExp][] = [
+    [
+      "owner mismatch",
+      [
+        RS,
+        { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s1" },
+        { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", subagentRunId: "s2" },
+      ],
+      /^TEXT_MESSAGE_CONTENT at index 2: .*"m1".*subagent "s1".*subagent "s2".* \[OWNER_MISMATCH, rule 9\]$/,
+    ],
+    [
+      "the parent and the empty subagent",
+      [
+        RS,
+        { type: "TEXT_MESSAGE_START", messageId: "m1" },
+        { type: "TEXT_MESSAGE_END", messageId: "m1", subagentRunId: "" },
+      ],
+      /the parent agent.*subagent "".*\[OWNER_MISMATCH, rule 9\]$/,
+    ],
+    [
+      "end of input lists what is open",
+      [RS, { type: "TOOL_CALL_START", toolCallId: "c1" }],
+      /^end of input at index 2: .*tool call "c1" of the parent agent.*RUN_FINISHED or RUN_ERROR.* \[STREAM_ENDED_BEFORE_RUN_CLOSED, rule 2\]$/,
+    ],
+    [
+      "empty input",
+      [],
+      /^end of input at index 0: .* \[STREAM_ENDED_BEFORE_RUN_STARTED, rule 1\]$/,
+    ],
+    [
+      "a field path",
+      [
+        RS,
+        { type: "MESSAGES_SNAPSHOT", messages: [{ id: "a", role: "assistant", toolCalls: [{}] }] },
+      ],
+      /^MESSAGES_SNAPSHOT at index 1: .*messages\[0\]\.toolCalls\[0\]\.id.* \[FIELD_MISSING, rule 0\]$/,
+    ],
+    [
+      "rule 7 lists every open entity with its owner",
+      [
+        RS,
+        { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s1" },
+        { type: "REASONING_MESSAGE_START", messageId: "r1" },
+        { type: "STEP_STARTED", stepName: "plan", subagentRunId: "" },
+        RF,
+      ],
+      /text message "m1" of subagent "s1".*reasoning message "r1" of the parent agent.*step "plan" of subagent "".*\[OPEN_AT_RUN_FINISHED, rule 7\]$/,
+    ],
+    [
+      "rule 11 names the holders",
+      [
+        RS,
+        { type: "STEP_STARTED", stepName: "tools", subagentRunId: "s1" },
+        { type: "STEP_FINISHED", stepName: "tools" },
+      ],
+      /subagent "s1".*the parent agent.*\[STEP_OWNER_MISMATCH, rule 11\]$/,
+    ],
+    [
+      "rule 13 lists the active subagents",
+      [RS, { type: "SUBAGENT_STARTED", subagentRunId: "s1" }, RF],
+      /subagent "s1".*\[SUBAGENT_OPEN_AT_RUN_FINISHED, rule 13\]$/,
+    ],
+    [
+      "a value that is not an object",
+      [RS, 7],
+      /^event at index 1: .*\[EVENT_NOT_OBJECT, rule 0\]$/,
+    ],
+  ];
+  it.each(cases)("%s", (_name, events, pattern) => {
+    const e = caught(() => verifyAll(events));
+    expect(e).toBeInstanceOf(VerifyError);
+    expect((e as Error).message).toMatch(pattern);
+  });
+});
+
+describe("codes", () => {
+  it("has the 31 codes of SPEC §10.2, each with its rule", () => {
+    expect(VERIFY_ERROR_CODES).toHaveLength(31);
+    expect(new Set(VERIFY_ERROR_CODES).size).toBe(31);
+    expect(ruleOf("INVALID_JSON")).toBe(0);
+    expect(ruleOf("SUBAGENT_OPEN_AT_RUN_FINISHED")).toBe(13);
+    expect(ruleOf("TOOL_CALL_PARENT_OWNER_MISMATCH")).toBe(10);
+  });
+
+  it("VerifyError has the name, rule and fields programs read", () => {
+    const e = caught(() => verifyAll([RS, { type: "STEP_FINISHED", stepName: "x" }]));
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toMatchObject({ name: "VerifyError", code: "STEP_NOT_STARTED", rule: 6, index: 1 });
+  });
+});
+
+describe("validateRunOutcome (rule 8 on its own)", () => {
+  it("accepts valid and absent outcomes", () => {
+    validateRunOutcome(undefined);
+    validateRunOutcome({ type: "success" });
+    validateRunOutcome({ type: "cancelled" });
+    validateRunOutcome({ type: "some-future-outcome", interrupts: [] });
+    validateRunOutcome({ type: "interrupt", interrupts: [{ id: "i1", reason: "confirm" }] });
+  });
+
+  it.each([
+    [{ type: "interrupt" }, "INTERRUPT_OUTCOME_EMPTY", undefined],
+    [{ type: "interrupt", interrupts: [] }, "INTERRUPT_OUTCOME_EMPTY", undefined],
+    [{ type: "interrupt", interrupts: "i1" }, "FIELD_WRONG_TYPE", "outcome.interrupts"],
+    [{ type: "interrupt", interrupts: [{}, null] }, "FIELD_NULL", "outcome.interrupts[1]"],
+    [{}, "FIELD_MISSING", "outcome.type"],
+    ["success", "FIELD_WRONG_TYPE", "outcome"],
+    [null, "FIELD_NULL", "outcome"],
+  ])("%j → %s", (outcome, code, field) => {
+    const e = caught(() => validateRunOutcome(outcome));
+    expect(e).toBeInstanceOf(VerifyError);
+    expect(e).toMatchObject({ code, field, event: outcome, eventType: "RUN_FINISHED" });
+  });
+});
+
+describe("isVerifyError across realms", () => {
+  it("recognises an error made by a copy of the library in another realm", async () => {
+    const bundle = await build({
+      entryPoints: [new URL("../src/index.ts", import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      format: "iife",
+      globalName: "lib",
+      platform: "neutral",
+    });
+    const code = `${bundle.outputFiles[0]?.text ?? ""}
+      let error;
+      try { lib.verifyAll([]); } catch (e) { error = e; }
+      error;`;
+    const foreign: unknown = runInNewContext(code, {});
+    expect(foreign instanceof VerifyError).toBe(false);
+    expect(isVerifyError(foreign)).toBe(true);
+  });
+});
