@@ -1,1 +1,883 @@
-export {};
+/**
+ * Types for the AG-UI protocol's events (SPEC §3), and one small factory per event type for
+ * producers and tests. The types describe the protocol as it is sent; the verifier itself
+ * reads only the fields SPEC §3.2 lists and lets everything else pass untouched.
+ *
+ * The deprecated `THINKING_*` types (removed in protocol 1.0) are not modelled: the verifier
+ * treats them as unknown types (SPEC §9.5), which {@link AgUiEvent} already covers.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   runFinished, runStarted, textMessageContent, textMessageEnd, textMessageStart, verifyAll,
+ * } from "ag-ui-verify";
+ *
+ * const events = [
+ *   runStarted({ threadId: "t1", runId: "r1" }),
+ *   textMessageStart("m1"),
+ *   textMessageContent("m1", "Hello"),
+ *   textMessageEnd("m1"),
+ *   runFinished({ threadId: "t1", runId: "r1" }),
+ * ];
+ * verifyAll(events); // returns normally: the run is well-formed
+ * ```
+ * @module
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What verified streams yield: any event object, since events of unknown types pass through
+ * unchanged (SPEC §9.2). Narrow it to {@link KnownAgUiEvent} by checking `type` yourself.
+ */
+export type AgUiEvent = { type: string } & Record<string, unknown>;
+
+/** Extra information attached to an event, a message or an interrupt. Any JSON under a key. */
+export type Metadata = Record<string, unknown>;
+
+/**
+ * The fields every event may carry. `subagentRunId` is the tag (SPEC §3.1): the subagent
+ * invocation the event belongs to; absent means the parent agent. The protocol defines no
+ * tag on run-level events and `MESSAGES_SNAPSHOT`; the verifier ignores a string tag there.
+ */
+export type BaseEventFields = {
+  /** When the event was created, conventionally milliseconds since the Unix epoch. */
+  timestamp?: number;
+  /** The provider-native event this one was translated from. Any JSON value. */
+  rawEvent?: unknown;
+  /** Extra information attached to this event. */
+  metadata?: Metadata;
+  /** The subagent invocation this event belongs to. Absent: the parent agent. */
+  subagentRunId?: string;
+};
+
+/** The roles a streamed text message may take (`tool` travels as `TOOL_CALL_RESULT`). */
+export type TextMessageRole = "developer" | "system" | "assistant" | "user";
+
+/** One RFC 6902 JSON Patch operation. */
+export type JsonPatchOperation =
+  | { op: "add"; path: string; value: unknown }
+  | { op: "remove"; path: string }
+  | { op: "replace"; path: string; value: unknown }
+  | { op: "move"; from: string; path: string }
+  | { op: "copy"; from: string; path: string }
+  | { op: "test"; path: string; value: unknown };
+
+/** An RFC 6902 JSON Patch document: operations applied in order. */
+export type JsonPatch = JsonPatchOperation[];
+
+/** Where a media part's bytes come from: inline, by URL, or a provider-issued file handle. */
+export type PartSource =
+  | { type: "data"; value: string; mimeType: string }
+  | { type: "url"; value: string; mimeType?: string }
+  | { type: "file"; value: string; provider?: string; mimeType?: string };
+
+/** One part of a user message's or a tool result's content: text, or a media part. */
+export type ContentPart =
+  | { type: "text"; id?: string; text: string; metadata?: unknown }
+  | {
+      type: "image" | "audio" | "video" | "document";
+      id?: string;
+      source: PartSource;
+      metadata?: unknown;
+    };
+
+/** A token count a run or run error reports, per provider and model. */
+export type TokenUsage = {
+  provider?: string;
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteInputTokens?: number;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Messages (SPEC §3.3)
+// ---------------------------------------------------------------------------------------------
+
+/** A call an assistant message made. It inherits its message's `subagentRunId`. */
+export type ToolCall = {
+  /** The call's id; the answering tool message carries it as `toolCallId`. */
+  id: string;
+  type: "function";
+  /** What is called, with its arguments as a JSON string (kept as the model wrote it). */
+  function: { name: string; arguments: string };
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** Fields shared by every message: its id and the subagent that produced it. */
+export type BaseMessageFields = {
+  id: string;
+  /** The subagent invocation that produced this message. Absent: the parent agent. */
+  subagentRunId?: string;
+};
+
+/** Instructions from the application developer. */
+export type DeveloperMessage = BaseMessageFields & {
+  role: "developer";
+  content: string;
+  name?: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** Instructions from the system. */
+export type SystemMessage = BaseMessageFields & {
+  role: "system";
+  content: string;
+  name?: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** A message from the agent; `content` is optional because a turn may be only tool calls. */
+export type AssistantMessage = BaseMessageFields & {
+  role: "assistant";
+  content?: string;
+  toolCalls?: ToolCall[];
+  name?: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** A message from the user: text, or an ordered list of parts. */
+export type UserMessage = BaseMessageFields & {
+  role: "user";
+  content: string | ContentPart[];
+  name?: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** What a tool returned, answering the call `toolCallId`. */
+export type ToolMessage = BaseMessageFields & {
+  role: "tool";
+  content: string | ContentPart[];
+  toolCallId: string;
+  error?: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** The agent's reasoning, as a message. */
+export type ReasoningMessage = BaseMessageFields & {
+  role: "reasoning";
+  content: string;
+  encryptedValue?: string;
+  metadata?: Metadata;
+};
+
+/** A structured activity (a plan, a progress card, ...) shown in the conversation. */
+export type ActivityMessage = BaseMessageFields & {
+  role: "activity";
+  activityType: string;
+  content: Record<string, unknown>;
+  metadata?: Metadata;
+};
+
+/** A message of the conversation (`MESSAGES_SNAPSHOT.messages`, `RUN_STARTED.input.messages`). */
+export type Message =
+  | DeveloperMessage
+  | SystemMessage
+  | AssistantMessage
+  | UserMessage
+  | ToolMessage
+  | ReasoningMessage
+  | ActivityMessage;
+
+// ---------------------------------------------------------------------------------------------
+// Run input and outcomes (SPEC §3.4)
+// ---------------------------------------------------------------------------------------------
+
+/** A tool the client offers the agent; `parameters` is conventionally a JSON Schema. */
+export type Tool = { name: string; description: string; parameters?: unknown };
+
+/** A piece of context the client hands the agent. */
+export type Context = { description: string; value: string };
+
+/** An answer to an interrupt of an earlier run. */
+export type ResumeEntry = {
+  interruptId: string;
+  status: "resolved" | "cancelled";
+  payload?: unknown;
+};
+
+/** What a run was started with, echoed in `RUN_STARTED.input`. */
+export type RunAgentInput = {
+  threadId: string;
+  runId: string;
+  parentRunId?: string;
+  protocolVersion?: string;
+  /** Agent state. Any JSON value. */
+  state?: unknown;
+  messages: Message[];
+  tools: Tool[];
+  context: Context[];
+  /** Anything else the client forwards. Any JSON value. */
+  forwardedProps?: unknown;
+  resume?: ResumeEntry[];
+};
+
+/** A reason a run paused, awaiting outside input. */
+export type Interrupt = {
+  id: string;
+  /** Why the run paused, e.g. `"confirmation"`. An open string. */
+  reason: string;
+  message?: string;
+  toolCallId?: string;
+  /** A JSON Schema the response must satisfy. */
+  responseSchema?: Record<string, unknown>;
+  /** An ISO 8601 date-time after which the interrupt lapses. */
+  expiresAt?: string;
+  metadata?: Metadata;
+  /** The subagent invocation that raised the interrupt. Absent: the parent agent. */
+  subagentRunId?: string;
+};
+
+/**
+ * How a run ended (`RUN_FINISHED.outcome`; absent means success). An `interrupt` outcome
+ * carries at least one interrupt (rule 8).
+ */
+export type RunFinishedOutcome =
+  | { type: "success"; pendingToolCallIds?: string[] }
+  | { type: "interrupt"; interrupts: Interrupt[] }
+  | { type: "cancelled" };
+
+/**
+ * How a subagent's segment of the run ended (`SUBAGENT_FINISHED.outcome`; absent means
+ * success). `suspended` lists the interrupts the subagent raised itself (may be empty).
+ */
+export type SubagentOutcome = { type: "success" } | { type: "suspended"; interruptIds?: string[] };
+
+// ---------------------------------------------------------------------------------------------
+// Events (SPEC §3.2)
+// ---------------------------------------------------------------------------------------------
+
+/** Opens the run (rule 1). */
+export type RunStartedEvent = BaseEventFields & {
+  type: "RUN_STARTED";
+  threadId: string;
+  runId: string;
+  parentRunId?: string;
+  protocolVersion?: string;
+  /** The input the run was started with; its `messages` seed ownership (SPEC §8.5). */
+  input?: RunAgentInput;
+};
+
+/** Closes the run successfully, or paused, or cancelled (rule 2). */
+export type RunFinishedEvent = BaseEventFields & {
+  type: "RUN_FINISHED";
+  threadId: string;
+  runId: string;
+  /** The run's return value. Any JSON value. */
+  result?: unknown;
+  outcome?: RunFinishedOutcome;
+  usage?: TokenUsage[];
+};
+
+/** Closes the run with a failure (rule 2). */
+export type RunErrorEvent = BaseEventFields & {
+  type: "RUN_ERROR";
+  message: string;
+  code?: string;
+  usage?: TokenUsage[];
+};
+
+/** Opens a step of the agent that sends it (rules 6, 11). */
+export type StepStartedEvent = BaseEventFields & { type: "STEP_STARTED"; stepName: string };
+
+/** Closes a step of the agent that sends it (rules 6, 11). */
+export type StepFinishedEvent = BaseEventFields & { type: "STEP_FINISHED"; stepName: string };
+
+/** Opens a streamed text message (rule 3). */
+export type TextMessageStartEvent = BaseEventFields & {
+  type: "TEXT_MESSAGE_START";
+  messageId: string;
+  /** Absent means `"assistant"`. */
+  role?: TextMessageRole;
+  name?: string;
+};
+
+/** Appends a fragment to an open text message. */
+export type TextMessageContentEvent = BaseEventFields & {
+  type: "TEXT_MESSAGE_CONTENT";
+  messageId: string;
+  delta: string;
+};
+
+/** Closes a text message. */
+export type TextMessageEndEvent = BaseEventFields & {
+  type: "TEXT_MESSAGE_END";
+  messageId: string;
+};
+
+/** Shorthand for start/content/end; passed through unverified (SPEC §9.4). */
+export type TextMessageChunkEvent = BaseEventFields & {
+  type: "TEXT_MESSAGE_CHUNK";
+  messageId?: string;
+  role?: TextMessageRole;
+  name?: string;
+  delta?: string;
+};
+
+/** Opens a tool call, optionally inside the message `parentMessageId` (rules 4, 10). */
+export type ToolCallStartEvent = BaseEventFields & {
+  type: "TOOL_CALL_START";
+  toolCallId: string;
+  toolCallName: string;
+  parentMessageId?: string;
+};
+
+/** Appends a fragment of a tool call's argument text. */
+export type ToolCallArgsEvent = BaseEventFields & {
+  type: "TOOL_CALL_ARGS";
+  toolCallId: string;
+  delta: string;
+};
+
+/** Closes a tool call: its arguments are complete. */
+export type ToolCallEndEvent = BaseEventFields & { type: "TOOL_CALL_END"; toolCallId: string };
+
+/** Shorthand for a tool call's start/args/end; passed through unverified (SPEC §9.4). */
+export type ToolCallChunkEvent = BaseEventFields & {
+  type: "TOOL_CALL_CHUNK";
+  toolCallId?: string;
+  toolCallName?: string;
+  parentMessageId?: string;
+  delta?: string;
+};
+
+/** What a tool returned; mints the tool message `messageId` (rule 5, SPEC §8.4). */
+export type ToolCallResultEvent = BaseEventFields & {
+  type: "TOOL_CALL_RESULT";
+  toolCallId: string;
+  messageId: string;
+  content: string | ContentPart[];
+  role?: "tool";
+};
+
+/** Opens a reasoning block (ownership only, SPEC §9.11). */
+export type ReasoningStartEvent = BaseEventFields & { type: "REASONING_START"; messageId: string };
+
+/** Opens a reasoning message (rule 4). */
+export type ReasoningMessageStartEvent = BaseEventFields & {
+  type: "REASONING_MESSAGE_START";
+  messageId: string;
+  role: "reasoning";
+};
+
+/** Appends a fragment to an open reasoning message. */
+export type ReasoningMessageContentEvent = BaseEventFields & {
+  type: "REASONING_MESSAGE_CONTENT";
+  messageId: string;
+  delta: string;
+};
+
+/** Closes a reasoning message. */
+export type ReasoningMessageEndEvent = BaseEventFields & {
+  type: "REASONING_MESSAGE_END";
+  messageId: string;
+};
+
+/** Shorthand for a reasoning message's start/content/end; passed through unverified. */
+export type ReasoningMessageChunkEvent = BaseEventFields & {
+  type: "REASONING_MESSAGE_CHUNK";
+  messageId?: string;
+  delta?: string;
+};
+
+/** Closes a reasoning block (ownership only). */
+export type ReasoningEndEvent = BaseEventFields & { type: "REASONING_END"; messageId: string };
+
+/** Whether a `REASONING_ENCRYPTED_VALUE` belongs to a message or to a tool call. */
+export type ReasoningEncryptedValueSubtype = "tool-call" | "message";
+
+/** A provider's opaque, encrypted reasoning artefact for a message or a tool call (SPEC §8.6). */
+export type ReasoningEncryptedValueEvent = BaseEventFields & {
+  type: "REASONING_ENCRYPTED_VALUE";
+  subtype: ReasoningEncryptedValueSubtype;
+  entityId: string;
+  encryptedValue: string;
+};
+
+/** Creates or (with `replace` absent or `true`) replaces an activity message (SPEC §8.3). */
+export type ActivitySnapshotEvent = BaseEventFields & {
+  type: "ACTIVITY_SNAPSHOT";
+  messageId: string;
+  activityType: string;
+  content: Record<string, unknown>;
+  replace?: boolean;
+};
+
+/** Patches an activity message's content. */
+export type ActivityDeltaEvent = BaseEventFields & {
+  type: "ACTIVITY_DELTA";
+  messageId: string;
+  activityType: string;
+  patch: JsonPatch;
+};
+
+/** Replaces the agent state wholesale. */
+export type StateSnapshotEvent = BaseEventFields & {
+  type: "STATE_SNAPSHOT";
+  /** The new state. Any JSON value. */
+  snapshot: unknown;
+};
+
+/** Patches the agent state. */
+export type StateDeltaEvent = BaseEventFields & { type: "STATE_DELTA"; delta: JsonPatch };
+
+/** Replaces the conversation; seeds ownership authoritatively (SPEC §8.5). */
+export type MessagesSnapshotEvent = BaseEventFields & {
+  type: "MESSAGES_SNAPSHOT";
+  messages: Message[];
+};
+
+/** A provider-native event passed along verbatim. May precede `RUN_STARTED`. */
+export type RawEvent = BaseEventFields & {
+  type: "RAW";
+  /** The provider's event. Any JSON value. */
+  event: unknown;
+  source?: string;
+};
+
+/** An application-defined event. May precede `RUN_STARTED`. */
+export type CustomEvent = BaseEventFields & {
+  type: "CUSTOM";
+  name: string;
+  /** Any JSON value. */
+  value: unknown;
+};
+
+/** Fields shared by the `SUBAGENT_*` events, where `subagentRunId` is required (SPEC §3.1). */
+export type SubagentEventFields = Omit<BaseEventFields, "subagentRunId"> & {
+  /** The subagent invocation this event is about. */
+  subagentRunId: string;
+};
+
+/** Announces a subagent invocation (rule 12). */
+export type SubagentStartedEvent = SubagentEventFields & {
+  type: "SUBAGENT_STARTED";
+  /** The subagent's reusable name (unlike `subagentRunId`, which names one invocation). */
+  name: string;
+  description?: string;
+  /** The invocation that spawned this one. Absent: the parent agent. */
+  parentSubagentRunId?: string;
+  /** The tool call that spawned this subagent. */
+  parentToolCallId?: string;
+  /** The message that held the spawning tool call. */
+  parentMessageId?: string;
+};
+
+/** Ends a subagent invocation's segment of the run, completed or suspended (rule 12). */
+export type SubagentFinishedEvent = SubagentEventFields & {
+  type: "SUBAGENT_FINISHED";
+  /** The subagent's return value. Any JSON value. */
+  result?: unknown;
+  outcome?: SubagentOutcome;
+};
+
+/** Reports that a subagent invocation failed; the run may continue (rule 12). */
+export type SubagentErrorEvent = SubagentEventFields & {
+  type: "SUBAGENT_ERROR";
+  message: string;
+  code?: string;
+};
+
+/** Any of the 31 current AG-UI events, discriminated by `type`. */
+export type KnownAgUiEvent =
+  | RunStartedEvent
+  | RunFinishedEvent
+  | RunErrorEvent
+  | StepStartedEvent
+  | StepFinishedEvent
+  | TextMessageStartEvent
+  | TextMessageContentEvent
+  | TextMessageEndEvent
+  | TextMessageChunkEvent
+  | ToolCallStartEvent
+  | ToolCallArgsEvent
+  | ToolCallEndEvent
+  | ToolCallChunkEvent
+  | ToolCallResultEvent
+  | ReasoningStartEvent
+  | ReasoningMessageStartEvent
+  | ReasoningMessageContentEvent
+  | ReasoningMessageEndEvent
+  | ReasoningMessageChunkEvent
+  | ReasoningEndEvent
+  | ReasoningEncryptedValueEvent
+  | ActivitySnapshotEvent
+  | ActivityDeltaEvent
+  | StateSnapshotEvent
+  | StateDeltaEvent
+  | MessagesSnapshotEvent
+  | RawEvent
+  | CustomEvent
+  | SubagentStartedEvent
+  | SubagentFinishedEvent
+  | SubagentErrorEvent;
+
+/** The `type` of each current AG-UI event. */
+export type AgUiEventType = KnownAgUiEvent["type"];
+
+/** The 31 current AG-UI event types, in SPEC §3.2 order (the recognised types). */
+export const EVENT_TYPES: readonly AgUiEventType[] = Object.freeze([
+  "RUN_STARTED",
+  "RUN_FINISHED",
+  "RUN_ERROR",
+  "STEP_STARTED",
+  "STEP_FINISHED",
+  "TEXT_MESSAGE_START",
+  "TEXT_MESSAGE_CONTENT",
+  "TEXT_MESSAGE_END",
+  "TEXT_MESSAGE_CHUNK",
+  "TOOL_CALL_START",
+  "TOOL_CALL_ARGS",
+  "TOOL_CALL_END",
+  "TOOL_CALL_CHUNK",
+  "TOOL_CALL_RESULT",
+  "REASONING_START",
+  "REASONING_MESSAGE_START",
+  "REASONING_MESSAGE_CONTENT",
+  "REASONING_MESSAGE_END",
+  "REASONING_MESSAGE_CHUNK",
+  "REASONING_END",
+  "REASONING_ENCRYPTED_VALUE",
+  "ACTIVITY_SNAPSHOT",
+  "ACTIVITY_DELTA",
+  "STATE_SNAPSHOT",
+  "STATE_DELTA",
+  "MESSAGES_SNAPSHOT",
+  "RAW",
+  "CUSTOM",
+  "SUBAGENT_STARTED",
+  "SUBAGENT_FINISHED",
+  "SUBAGENT_ERROR",
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Factories. Each takes the event's required fields positionally (or, for the run events and
+// chunks, as one object) and its optional fields as `extra`. Only keys that were given are
+// set: an omitted option produces no key.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A `RUN_STARTED` event.
+ *
+ * @example
+ * ```ts
+ * import { runStarted } from "ag-ui-verify";
+ * runStarted({ threadId: "t1", runId: "r1" }); // { type: "RUN_STARTED", threadId: "t1", runId: "r1" }
+ * ```
+ */
+export function runStarted(fields: Omit<RunStartedEvent, "type">): RunStartedEvent {
+  return { type: "RUN_STARTED", ...fields };
+}
+
+/**
+ * A `RUN_FINISHED` event; `outcome` absent means success.
+ *
+ * @example
+ * ```ts
+ * import { runFinished } from "ag-ui-verify";
+ * runFinished({
+ *   threadId: "t1",
+ *   runId: "r1",
+ *   outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "confirmation" }] },
+ * });
+ * ```
+ */
+export function runFinished(fields: Omit<RunFinishedEvent, "type">): RunFinishedEvent {
+  return { type: "RUN_FINISHED", ...fields };
+}
+
+/** A `RUN_ERROR` event. */
+export function runError(
+  message: string,
+  extra?: Omit<RunErrorEvent, "type" | "message">,
+): RunErrorEvent {
+  return { type: "RUN_ERROR", message, ...extra };
+}
+
+/** A `STEP_STARTED` event. */
+export function stepStarted(
+  stepName: string,
+  extra?: Omit<StepStartedEvent, "type" | "stepName">,
+): StepStartedEvent {
+  return { type: "STEP_STARTED", stepName, ...extra };
+}
+
+/** A `STEP_FINISHED` event. */
+export function stepFinished(
+  stepName: string,
+  extra?: Omit<StepFinishedEvent, "type" | "stepName">,
+): StepFinishedEvent {
+  return { type: "STEP_FINISHED", stepName, ...extra };
+}
+
+/**
+ * A `TEXT_MESSAGE_START` event. `role` is set to `"assistant"` unless `extra.role` says
+ * otherwise.
+ *
+ * @example
+ * ```ts
+ * import { textMessageStart } from "ag-ui-verify";
+ * textMessageStart("m1", { subagentRunId: "s1" });
+ * // { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant", subagentRunId: "s1" }
+ * ```
+ */
+export function textMessageStart(
+  messageId: string,
+  extra?: Omit<TextMessageStartEvent, "type" | "messageId">,
+): TextMessageStartEvent {
+  return { type: "TEXT_MESSAGE_START", messageId, role: "assistant", ...extra };
+}
+
+/** A `TEXT_MESSAGE_CONTENT` event. */
+export function textMessageContent(
+  messageId: string,
+  delta: string,
+  extra?: Omit<TextMessageContentEvent, "type" | "messageId" | "delta">,
+): TextMessageContentEvent {
+  return { type: "TEXT_MESSAGE_CONTENT", messageId, delta, ...extra };
+}
+
+/** A `TEXT_MESSAGE_END` event. */
+export function textMessageEnd(
+  messageId: string,
+  extra?: Omit<TextMessageEndEvent, "type" | "messageId">,
+): TextMessageEndEvent {
+  return { type: "TEXT_MESSAGE_END", messageId, ...extra };
+}
+
+/** A `TEXT_MESSAGE_CHUNK` event; every field is optional. */
+export function textMessageChunk(
+  fields?: Omit<TextMessageChunkEvent, "type">,
+): TextMessageChunkEvent {
+  return { type: "TEXT_MESSAGE_CHUNK", ...fields };
+}
+
+/**
+ * A `TOOL_CALL_START` event. `extra` may name the message that holds the call
+ * (`parentMessageId`) and the subagent that makes it (`subagentRunId`).
+ *
+ * @example
+ * ```ts
+ * import { toolCallStart } from "ag-ui-verify";
+ * toolCallStart("c1", "get_weather", { parentMessageId: "m1" });
+ * // { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "get_weather", parentMessageId: "m1" }
+ * ```
+ */
+export function toolCallStart(
+  toolCallId: string,
+  toolCallName: string,
+  extra?: Omit<ToolCallStartEvent, "type" | "toolCallId" | "toolCallName">,
+): ToolCallStartEvent {
+  return { type: "TOOL_CALL_START", toolCallId, toolCallName, ...extra };
+}
+
+/** A `TOOL_CALL_ARGS` event. */
+export function toolCallArgs(
+  toolCallId: string,
+  delta: string,
+  extra?: Omit<ToolCallArgsEvent, "type" | "toolCallId" | "delta">,
+): ToolCallArgsEvent {
+  return { type: "TOOL_CALL_ARGS", toolCallId, delta, ...extra };
+}
+
+/** A `TOOL_CALL_END` event. */
+export function toolCallEnd(
+  toolCallId: string,
+  extra?: Omit<ToolCallEndEvent, "type" | "toolCallId">,
+): ToolCallEndEvent {
+  return { type: "TOOL_CALL_END", toolCallId, ...extra };
+}
+
+/** A `TOOL_CALL_CHUNK` event; every field is optional. */
+export function toolCallChunk(fields?: Omit<ToolCallChunkEvent, "type">): ToolCallChunkEvent {
+  return { type: "TOOL_CALL_CHUNK", ...fields };
+}
+
+/** A `TOOL_CALL_RESULT` event: the result of call `toolCallId`, as the tool message `messageId`. */
+export function toolCallResult(
+  toolCallId: string,
+  messageId: string,
+  content: string | ContentPart[],
+  extra?: Omit<ToolCallResultEvent, "type" | "toolCallId" | "messageId" | "content">,
+): ToolCallResultEvent {
+  return { type: "TOOL_CALL_RESULT", toolCallId, messageId, content, ...extra };
+}
+
+/** A `REASONING_START` event. */
+export function reasoningStart(
+  messageId: string,
+  extra?: Omit<ReasoningStartEvent, "type" | "messageId">,
+): ReasoningStartEvent {
+  return { type: "REASONING_START", messageId, ...extra };
+}
+
+/** A `REASONING_MESSAGE_START` event (`role: "reasoning"` is always set). */
+export function reasoningMessageStart(
+  messageId: string,
+  extra?: Omit<ReasoningMessageStartEvent, "type" | "messageId" | "role">,
+): ReasoningMessageStartEvent {
+  return { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...extra };
+}
+
+/** A `REASONING_MESSAGE_CONTENT` event. */
+export function reasoningMessageContent(
+  messageId: string,
+  delta: string,
+  extra?: Omit<ReasoningMessageContentEvent, "type" | "messageId" | "delta">,
+): ReasoningMessageContentEvent {
+  return { type: "REASONING_MESSAGE_CONTENT", messageId, delta, ...extra };
+}
+
+/** A `REASONING_MESSAGE_END` event. */
+export function reasoningMessageEnd(
+  messageId: string,
+  extra?: Omit<ReasoningMessageEndEvent, "type" | "messageId">,
+): ReasoningMessageEndEvent {
+  return { type: "REASONING_MESSAGE_END", messageId, ...extra };
+}
+
+/** A `REASONING_MESSAGE_CHUNK` event; every field is optional. */
+export function reasoningMessageChunk(
+  fields?: Omit<ReasoningMessageChunkEvent, "type">,
+): ReasoningMessageChunkEvent {
+  return { type: "REASONING_MESSAGE_CHUNK", ...fields };
+}
+
+/** A `REASONING_END` event. */
+export function reasoningEnd(
+  messageId: string,
+  extra?: Omit<ReasoningEndEvent, "type" | "messageId">,
+): ReasoningEndEvent {
+  return { type: "REASONING_END", messageId, ...extra };
+}
+
+/** A `REASONING_ENCRYPTED_VALUE` event for the message or tool call `entityId`. */
+export function reasoningEncryptedValue(
+  subtype: ReasoningEncryptedValueSubtype,
+  entityId: string,
+  encryptedValue: string,
+  extra?: Omit<ReasoningEncryptedValueEvent, "type" | "subtype" | "entityId" | "encryptedValue">,
+): ReasoningEncryptedValueEvent {
+  return { type: "REASONING_ENCRYPTED_VALUE", subtype, entityId, encryptedValue, ...extra };
+}
+
+/** An `ACTIVITY_SNAPSHOT` event. */
+export function activitySnapshot(
+  messageId: string,
+  activityType: string,
+  content: Record<string, unknown>,
+  extra?: Omit<ActivitySnapshotEvent, "type" | "messageId" | "activityType" | "content">,
+): ActivitySnapshotEvent {
+  return { type: "ACTIVITY_SNAPSHOT", messageId, activityType, content, ...extra };
+}
+
+/** An `ACTIVITY_DELTA` event. */
+export function activityDelta(
+  messageId: string,
+  activityType: string,
+  patch: JsonPatch,
+  extra?: Omit<ActivityDeltaEvent, "type" | "messageId" | "activityType" | "patch">,
+): ActivityDeltaEvent {
+  return { type: "ACTIVITY_DELTA", messageId, activityType, patch, ...extra };
+}
+
+/** A `STATE_SNAPSHOT` event. */
+export function stateSnapshot(
+  snapshot: unknown,
+  extra?: Omit<StateSnapshotEvent, "type" | "snapshot">,
+): StateSnapshotEvent {
+  return { type: "STATE_SNAPSHOT", snapshot, ...extra };
+}
+
+/** A `STATE_DELTA` event. */
+export function stateDelta(
+  delta: JsonPatch,
+  extra?: Omit<StateDeltaEvent, "type" | "delta">,
+): StateDeltaEvent {
+  return { type: "STATE_DELTA", delta, ...extra };
+}
+
+/**
+ * A `MESSAGES_SNAPSHOT` event.
+ *
+ * @example
+ * ```ts
+ * import { messagesSnapshot } from "ag-ui-verify";
+ * messagesSnapshot([
+ *   { id: "u1", role: "user", content: "Weather in Oslo?" },
+ *   {
+ *     id: "m1",
+ *     role: "assistant",
+ *     subagentRunId: "s1",
+ *     toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+ *   },
+ * ]);
+ * ```
+ */
+export function messagesSnapshot(
+  messages: Message[],
+  extra?: Omit<MessagesSnapshotEvent, "type" | "messages">,
+): MessagesSnapshotEvent {
+  return { type: "MESSAGES_SNAPSHOT", messages, ...extra };
+}
+
+/** A `RAW` event carrying a provider-native `event`. */
+export function raw(event: unknown, extra?: Omit<RawEvent, "type" | "event">): RawEvent {
+  return { type: "RAW", event, ...extra };
+}
+
+/** A `CUSTOM` event. */
+export function custom(
+  name: string,
+  value: unknown,
+  extra?: Omit<CustomEvent, "type" | "name" | "value">,
+): CustomEvent {
+  return { type: "CUSTOM", name, value, ...extra };
+}
+
+/**
+ * A `SUBAGENT_STARTED` event. `extra.parentSubagentRunId` nests it under another subagent.
+ *
+ * @example
+ * ```ts
+ * import { subagentStarted } from "ag-ui-verify";
+ * subagentStarted("s2", "researcher", { parentSubagentRunId: "s1" });
+ * // { type: "SUBAGENT_STARTED", subagentRunId: "s2", name: "researcher", parentSubagentRunId: "s1" }
+ * ```
+ */
+export function subagentStarted(
+  subagentRunId: string,
+  name: string,
+  extra?: Omit<SubagentStartedEvent, "type" | "subagentRunId" | "name">,
+): SubagentStartedEvent {
+  return { type: "SUBAGENT_STARTED", subagentRunId, name, ...extra };
+}
+
+/** A `SUBAGENT_FINISHED` event; `outcome` absent means success. */
+export function subagentFinished(
+  subagentRunId: string,
+  extra?: Omit<SubagentFinishedEvent, "type" | "subagentRunId">,
+): SubagentFinishedEvent {
+  return { type: "SUBAGENT_FINISHED", subagentRunId, ...extra };
+}
+
+/** A `SUBAGENT_ERROR` event. */
+export function subagentError(
+  subagentRunId: string,
+  message: string,
+  extra?: Omit<SubagentErrorEvent, "type" | "subagentRunId" | "message">,
+): SubagentErrorEvent {
+  return { type: "SUBAGENT_ERROR", subagentRunId, message, ...extra };
+}

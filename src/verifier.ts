@@ -221,8 +221,6 @@ function optString(e: Rec, key: string): string | undefined {
 
 /** The tag (`subagentRunId`) of a recognised event: a string, or undefined when absent. */
 function tagOf(e: Rec): string | undefined {
-  const v = e.subagentRunId;
-  if (v === undefined || typeof v === "string") return v;
   return optString(e, "subagentRunId");
 }
 

@@ -182,6 +182,17 @@ describe("objects that throw when read (decision: reported as rule 0, with the c
     expect(e.cause).toBe(boom);
   });
 
+  it("a throwing tag getter is FIELD_WRONG_TYPE at subagentRunId", () => {
+    const event = {
+      type: "STATE_DELTA",
+      get subagentRunId(): string {
+        throw boom;
+      },
+    };
+    const e = rejection([RS, event]);
+    expect([e.code, e.field, e.cause]).toEqual(["FIELD_WRONG_TYPE", "subagentRunId", boom]);
+  });
+
   it("a throwing nested getter is reported at its path", () => {
     const message = {
       role: "user",
