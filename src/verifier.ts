@@ -207,21 +207,17 @@ function lengthOf(arr: readonly unknown[], path: string): number {
   }
 }
 
-function reqString(e: Rec, key: string): string {
-  const v = get(e, key, key);
+// The rules read top-level fields with plain property accesses, each at its own site, so
+// every read stays monomorphic; these helpers only check the value read.
+
+function reqStr(v: unknown, path: string): string {
   if (typeof v === "string") return v;
-  throw badField(key, v, "a string");
+  throw badField(path, v, "a string");
 }
 
-function optString(e: Rec, key: string): string | undefined {
-  const v = get(e, key, key);
+function optStr(v: unknown, path: string): string | undefined {
   if (v === undefined || typeof v === "string") return v;
-  throw badField(key, v, "a string");
-}
-
-/** The tag (`subagentRunId`) of a recognised event: a string, or undefined when absent. */
-function tagOf(e: Rec): string | undefined {
-  return optString(e, "subagentRunId");
+  throw badField(path, v, "a string");
 }
 
 /** A message of MESSAGES_SNAPSHOT or of the RUN_STARTED input echo, as the seeding reads it. */
@@ -481,7 +477,7 @@ function describeSubagents(ids: Iterable<string>): string {
 }
 
 function tagOnly(run: Run, e: Rec): undefined {
-  tagOf(e);
+  optStr(e.subagentRunId, "subagentRunId");
   return undefined;
 }
 
@@ -489,8 +485,8 @@ const RULES = new Map<string, Rule>([
   [
     "RUN_STARTED",
     (run, e) => {
-      tagOf(e);
-      const input = get(e, "input", "input");
+      optStr(e.subagentRunId, "subagentRunId");
+      const input = e.input;
       let messages: SeedMessage[] | undefined;
       if (input !== undefined) {
         if (!isRecord(input)) throw badField("input", input, "an object");
@@ -504,8 +500,8 @@ const RULES = new Map<string, Rule>([
   [
     "RUN_FINISHED",
     (run, e) => {
-      tagOf(e);
-      const outcome = get(e, "outcome", "outcome");
+      optStr(e.subagentRunId, "subagentRunId");
+      const outcome = e.outcome;
       const lacksInterrupts = outcome !== undefined && outcomeLacksInterrupts(outcome);
       if (
         run.openText.size + run.openTools.size + run.openReasoning.size + run.openSteps.size >
@@ -529,15 +525,15 @@ const RULES = new Map<string, Rule>([
   [
     "RUN_ERROR",
     (_run, e) => {
-      tagOf(e);
+      optStr(e.subagentRunId, "subagentRunId");
       return CLOSED;
     },
   ],
   [
     "STEP_STARTED",
     (run, e) => {
-      const tag = tagOf(e);
-      const name = reqString(e, "stepName");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const name = reqStr(e.stepName, "stepName");
       const owner = tag === undefined ? PARENT : tag;
       const owners = run.openSteps.get(name);
       if (owners === undefined) {
@@ -556,8 +552,8 @@ const RULES = new Map<string, Rule>([
   [
     "STEP_FINISHED",
     (run, e) => {
-      const tag = tagOf(e);
-      const name = reqString(e, "stepName");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const name = reqStr(e.stepName, "stepName");
       const owner = tag === undefined ? PARENT : tag;
       const owners = run.openSteps.get(name);
       if (owners === undefined) {
@@ -581,24 +577,24 @@ const RULES = new Map<string, Rule>([
   [
     "TEXT_MESSAGE_START",
     (run, e) => {
-      const tag = tagOf(e);
-      start(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      start(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
   [
     "TEXT_MESSAGE_CONTENT",
     (run, e) => {
-      const tag = tagOf(e);
-      cont(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag, false);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      cont(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag, false);
       return undefined;
     },
   ],
   [
     "TEXT_MESSAGE_END",
     (run, e) => {
-      const tag = tagOf(e);
-      cont(TEXT, run.openText, run.messageOwners, reqString(e, "messageId"), tag, true);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      cont(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag, true);
       return undefined;
     },
   ],
@@ -606,9 +602,9 @@ const RULES = new Map<string, Rule>([
   [
     "TOOL_CALL_START",
     (run, e) => {
-      const tag = tagOf(e);
-      const id = reqString(e, "toolCallId");
-      const parentId = optString(e, "parentMessageId");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const id = reqStr(e.toolCallId, "toolCallId");
+      const parentId = optStr(e.parentMessageId, "parentMessageId");
       if (run.openTools.has(id)) throw alreadyOpen(TOOL, id);
       const recorded = run.toolOwners.get(id);
       if (tag !== undefined && recorded !== undefined && recorded !== tag) {
@@ -640,16 +636,16 @@ const RULES = new Map<string, Rule>([
   [
     "TOOL_CALL_ARGS",
     (run, e) => {
-      const tag = tagOf(e);
-      cont(TOOL, run.openTools, run.toolOwners, reqString(e, "toolCallId"), tag, false);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      cont(TOOL, run.openTools, run.toolOwners, reqStr(e.toolCallId, "toolCallId"), tag, false);
       return undefined;
     },
   ],
   [
     "TOOL_CALL_END",
     (run, e) => {
-      const tag = tagOf(e);
-      cont(TOOL, run.openTools, run.toolOwners, reqString(e, "toolCallId"), tag, true);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      cont(TOOL, run.openTools, run.toolOwners, reqStr(e.toolCallId, "toolCallId"), tag, true);
       return undefined;
     },
   ],
@@ -657,9 +653,9 @@ const RULES = new Map<string, Rule>([
   [
     "TOOL_CALL_RESULT",
     (run, e) => {
-      const tag = tagOf(e);
-      const callId = reqString(e, "toolCallId");
-      const messageId = reqString(e, "messageId");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const callId = reqStr(e.toolCallId, "toolCallId");
+      const messageId = reqStr(e.messageId, "messageId");
       if (run.openTools.has(callId)) {
         throw new Violation(
           "TOOL_CALL_RESULT_BEFORE_END",
@@ -674,8 +670,8 @@ const RULES = new Map<string, Rule>([
   [
     "REASONING_START",
     (run, e) => {
-      const tag = tagOf(e);
-      const id = reqString(e, "messageId");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const id = reqStr(e.messageId, "messageId");
       const owner = run.reasoningOwners.get(id);
       if (owner === undefined) run.reasoningOwners.set(id, tag === undefined ? PARENT : tag);
       else if (tag !== undefined && owner !== tag) throw ownerMismatch("reasoning", id, owner, tag);
@@ -685,20 +681,20 @@ const RULES = new Map<string, Rule>([
   [
     "REASONING_MESSAGE_START",
     (run, e) => {
-      const tag = tagOf(e);
-      start(REASONING, run.openReasoning, run.reasoningOwners, reqString(e, "messageId"), tag);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      start(REASONING, run.openReasoning, run.reasoningOwners, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
   [
     "REASONING_MESSAGE_CONTENT",
     (run, e) => {
-      const tag = tagOf(e);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
       cont(
         REASONING,
         run.openReasoning,
         run.reasoningOwners,
-        reqString(e, "messageId"),
+        reqStr(e.messageId, "messageId"),
         tag,
         false,
       );
@@ -708,8 +704,8 @@ const RULES = new Map<string, Rule>([
   [
     "REASONING_MESSAGE_END",
     (run, e) => {
-      const tag = tagOf(e);
-      cont(REASONING, run.openReasoning, run.reasoningOwners, reqString(e, "messageId"), tag, true);
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      cont(REASONING, run.openReasoning, run.reasoningOwners, reqStr(e.messageId, "messageId"), tag, true);
       return undefined;
     },
   ],
@@ -717,17 +713,17 @@ const RULES = new Map<string, Rule>([
   [
     "REASONING_END",
     (run, e) => {
-      const tag = tagOf(e);
-      checkOwner(run.reasoningOwners, reqString(e, "messageId"), tag, "reasoning");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      checkOwner(run.reasoningOwners, reqStr(e.messageId, "messageId"), tag, "reasoning");
       return undefined;
     },
   ],
   [
     "REASONING_ENCRYPTED_VALUE",
     (run, e) => {
-      const tag = tagOf(e);
-      const subtype = reqString(e, "subtype");
-      const id = reqString(e, "entityId");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const subtype = reqStr(e.subtype, "subtype");
+      const id = reqStr(e.entityId, "entityId");
       if (subtype === "tool-call") {
         checkOwner(run.toolOwners, id, tag, "tool call");
       } else if (subtype === "message") {
@@ -740,9 +736,9 @@ const RULES = new Map<string, Rule>([
   [
     "ACTIVITY_SNAPSHOT",
     (run, e) => {
-      const tag = tagOf(e);
-      const id = reqString(e, "messageId");
-      const replace = get(e, "replace", "replace");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      const id = reqStr(e.messageId, "messageId");
+      const replace = e.replace;
       if (replace !== undefined && typeof replace !== "boolean") {
         throw badField("replace", replace, "a boolean");
       }
@@ -755,8 +751,8 @@ const RULES = new Map<string, Rule>([
   [
     "ACTIVITY_DELTA",
     (run, e) => {
-      const tag = tagOf(e);
-      checkOwner(run.activityOwners, reqString(e, "messageId"), tag, "activity");
+      const tag = optStr(e.subagentRunId, "subagentRunId");
+      checkOwner(run.activityOwners, reqStr(e.messageId, "messageId"), tag, "activity");
       return undefined;
     },
   ],
@@ -765,8 +761,8 @@ const RULES = new Map<string, Rule>([
   [
     "MESSAGES_SNAPSHOT",
     (run, e) => {
-      tagOf(e);
-      const messages = get(e, "messages", "messages");
+      optStr(e.subagentRunId, "subagentRunId");
+      const messages = e.messages;
       if (messages === undefined) throw badField("messages", messages, "an array of messages");
       seed(run, readMessages(messages, "messages"), true);
       return undefined;
@@ -777,8 +773,8 @@ const RULES = new Map<string, Rule>([
   [
     "SUBAGENT_STARTED",
     (run, e) => {
-      const id = reqString(e, "subagentRunId");
-      const parentId = optString(e, "parentSubagentRunId");
+      const id = reqStr(e.subagentRunId, "subagentRunId");
+      const parentId = optStr(e.parentSubagentRunId, "parentSubagentRunId");
       if (run.activeSubagents.has(id)) {
         throw new Violation(
           "SUBAGENT_ALREADY_ACTIVE",
@@ -809,8 +805,9 @@ const RULES = new Map<string, Rule>([
   ["SUBAGENT_ERROR", subagentClose],
 ]);
 
+
 function subagentClose(run: Run, e: Rec): undefined {
-  const id = reqString(e, "subagentRunId");
+  const id = reqStr(e.subagentRunId, "subagentRunId");
   if (!run.activeSubagents.delete(id)) {
     throw new Violation(
       "SUBAGENT_NOT_ACTIVE",
@@ -866,22 +863,14 @@ export class Verifier {
     if (this.#ended)
       throw new Error("Verifier.verify() was called after end() succeeded; the stream is over.");
     let type: string | undefined;
+    let rule: Rule | undefined;
     try {
       if (typeof event !== "object" || event === null) throw notObject(event);
-      if (isDecodeFailure(event)) throw decodeFailure(event);
       if (!isEventObject(event)) throw notObject(event);
-      let t: unknown;
-      try {
-        t = event.type;
-      } catch (cause) {
-        throw new Violation(
-          "EVENT_TYPE_INVALID",
-          `the event's type could not be read (${describe(cause)}); expected a string type.`,
-          undefined,
-          cause,
-        );
-      }
+      const t = typeOf(event);
       if (typeof t !== "string") {
+        // A decode failure has no `type`, so its check costs nothing on the hot path.
+        if (isDecodeFailure(event)) throw decodeFailure(event);
         throw new Violation(
           "EVENT_TYPE_INVALID",
           `the event's type is ${jsonType(t)}; expected a string such as "RUN_STARTED".`,
@@ -896,14 +885,14 @@ export class Verifier {
           "the run is already open; expected RUN_FINISHED or RUN_ERROR before another RUN_STARTED.",
         );
       }
-      const rule = RULES.get(t);
+      rule = RULES.get(t);
       if (rule !== undefined) {
         const next = rule(this.#run, event);
         if (next !== undefined) this.#phase = next;
       }
     } catch (x) {
-      if (!(x instanceof Violation)) throw x;
-      const error = toVerifyError(x, this.#index, event, type);
+      const violation = x instanceof Violation ? x : unreadableField(rule, event, x);
+      const error = toVerifyError(violation, this.#index, event, type);
       this.#error = error;
       throw error;
     }
@@ -981,6 +970,48 @@ function isDecodeFailure(value: object): value is SseDecodeFailure {
   } catch (cause) {
     throw uninspectable(cause);
   }
+}
+
+function typeOf(event: Rec): unknown {
+  try {
+    return event.type;
+  } catch (cause) {
+    throw new Violation(
+      "EVENT_TYPE_INVALID",
+      `the event's type could not be read (${describe(cause)}); expected a string type.`,
+      undefined,
+      cause,
+    );
+  }
+}
+
+/**
+ * The slow path for an in-process event whose getter or Proxy trap threw while a rule read
+ * a top-level field. Rules read fields without guards (that keeps them fast), so the field
+ * is found afterwards: the rule runs again, on a scratch run, over a recording Proxy, and
+ * the last key read before the throw is the culprit. Anything else is a bug and rethrown.
+ */
+function unreadableField(rule: Rule | undefined, event: unknown, thrown: unknown): Violation {
+  if (rule === undefined || !isRecord(event)) throw thrown;
+  let last: string | undefined;
+  const probe = new Proxy(event, {
+    get(target, key, receiver) {
+      if (typeof key === "string") last = key;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  try {
+    rule(newRun(), probe);
+  } catch (again) {
+    if (!(again instanceof Violation) && last !== undefined) {
+      try {
+        Reflect.get(event, last);
+      } catch {
+        return unreadable(last, thrown);
+      }
+    }
+  }
+  throw thrown;
 }
 
 function notObject(value: unknown): Violation {
