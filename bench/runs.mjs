@@ -58,15 +58,111 @@ export function createRng(seed) {
 // Cyrillic, Arabic, Hebrew, Devanagari, Korean, symbols and emoji (incl. astral-plane and
 // multi-code-point sequences) so deltas exercise multi-byte UTF-8.
 const TOKENS = [
-  " the", " a", " to", " of", " and", " in", " is", " that", " for", " it", " with", " as",
-  " on", " this", " be", " are", " we", " can", " will", " by", " from", " at", " or", " an",
-  " verify", " stream", " event", " agent", " tool", " call", " result", " message", " run",
-  " data", " query", " file", " step", " state", " plan", " check", " order", " id", " owner",
-  "ing", "ed", "s", "ly", "er", "tion", ".", ",", ":", ";", "!", "?", "\n", "\n\n", " (", ")",
-  " `", "`", " **", "**", " -", " 1", "2", "0", " 42", "%", " café", " naïve", " Straße",
-  " Größe", " déjà", " vu", " façade", " 東京", "の", " データ", "を", "確認", "します", " 数据",
-  "验证", " данные", " проверка", " مرحبا", " שלום", " नमस्ते", " 한국어", " Ω", " λ", " π",
-  " ≥", " ≤", " →", " —", "…", " ✅", " 🚀", " 👍🏽", " 🧪", " 👩‍💻", " 🇯🇵", " 𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+  " the",
+  " a",
+  " to",
+  " of",
+  " and",
+  " in",
+  " is",
+  " that",
+  " for",
+  " it",
+  " with",
+  " as",
+  " on",
+  " this",
+  " be",
+  " are",
+  " we",
+  " can",
+  " will",
+  " by",
+  " from",
+  " at",
+  " or",
+  " an",
+  " verify",
+  " stream",
+  " event",
+  " agent",
+  " tool",
+  " call",
+  " result",
+  " message",
+  " run",
+  " data",
+  " query",
+  " file",
+  " step",
+  " state",
+  " plan",
+  " check",
+  " order",
+  " id",
+  " owner",
+  "ing",
+  "ed",
+  "s",
+  "ly",
+  "er",
+  "tion",
+  ".",
+  ",",
+  ":",
+  ";",
+  "!",
+  "?",
+  "\n",
+  "\n\n",
+  " (",
+  ")",
+  " `",
+  "`",
+  " **",
+  "**",
+  " -",
+  " 1",
+  "2",
+  "0",
+  " 42",
+  "%",
+  " café",
+  " naïve",
+  " Straße",
+  " Größe",
+  " déjà",
+  " vu",
+  " façade",
+  " 東京",
+  "の",
+  " データ",
+  "を",
+  "確認",
+  "します",
+  " 数据",
+  "验证",
+  " данные",
+  " проверка",
+  " مرحبا",
+  " שלום",
+  " नमस्ते",
+  " 한국어",
+  " Ω",
+  " λ",
+  " π",
+  " ≥",
+  " ≤",
+  " →",
+  " —",
+  "…",
+  " ✅",
+  " 🚀",
+  " 👍🏽",
+  " 🧪",
+  " 👩‍💻",
+  " 🇯🇵",
+  " 𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
 ];
 const PHRASES = [
   "Let me look into that.",
@@ -142,19 +238,40 @@ class RunBuilder {
     const r = this.rng;
     switch (name) {
       case "search_web":
-        return { query: this.sentence(r.int(3, 12)), maxResults: r.int(3, 20), lang: r.pick(["en", "ja", "de", "fr"]) };
+        return {
+          query: this.sentence(r.int(3, 12)),
+          maxResults: r.int(3, 20),
+          lang: r.pick(["en", "ja", "de", "fr"]),
+        };
       case "read_file":
-        return { path: `/repo/src/${r.word(8)}/${r.word(6)}.ts`, startLine: r.int(1, 400), endLine: r.int(401, 900) };
+        return {
+          path: `/repo/src/${r.word(8)}/${r.word(6)}.ts`,
+          startLine: r.int(1, 400),
+          endLine: r.int(401, 900),
+        };
       case "run_sql":
-        return { sql: `SELECT id, name, created_at FROM ${r.word(6)} WHERE owner = '${r.word(8)}' AND note LIKE '%${r.pick(CITIES)}%' ORDER BY created_at DESC LIMIT ${r.int(10, 500)}`, timeoutMs: r.int(1000, 30000) };
+        return {
+          sql: `SELECT id, name, created_at FROM ${r.word(6)} WHERE owner = '${r.word(8)}' AND note LIKE '%${r.pick(CITIES)}%' ORDER BY created_at DESC LIMIT ${r.int(10, 500)}`,
+          timeoutMs: r.int(1000, 30000),
+        };
       case "get_weather":
         return { city: r.pick(CITIES), unit: r.pick(["celsius", "fahrenheit"]), days: r.int(1, 7) };
       case "fetch_url":
-        return { url: `https://example.com/${r.word(10)}?q=${encodeURIComponent(r.pick(CITIES))}`, headers: { accept: "text/html" } };
+        return {
+          url: `https://example.com/${r.word(10)}?q=${encodeURIComponent(r.pick(CITIES))}`,
+          headers: { accept: "text/html" },
+        };
       case "write_file":
-        return { path: `/tmp/${r.word(10)}.md`, content: this.sentence(r.int(10, 60)), overwrite: r.chance(0.5) };
+        return {
+          path: `/tmp/${r.word(10)}.md`,
+          content: this.sentence(r.int(10, 60)),
+          overwrite: r.chance(0.5),
+        };
       default:
-        return { task: this.sentence(r.int(8, 30)), context: { priority: r.pick(["low", "high"]), budgetTokens: r.int(500, 8000) } };
+        return {
+          task: this.sentence(r.int(8, 30)),
+          context: { priority: r.pick(["low", "high"]), budgetTokens: r.int(500, 8000) },
+        };
     }
   }
 
@@ -163,7 +280,11 @@ class RunBuilder {
     const items = [];
     const n = r.int(1, 6);
     for (let i = 0; i < n; i++) {
-      items.push({ id: r.word(8), title: this.sentence(r.int(3, 10)), score: Math.round(r.next() * 1000) / 1000 });
+      items.push({
+        id: r.word(8),
+        title: this.sentence(r.int(3, 10)),
+        score: Math.round(r.next() * 1000) / 1000,
+      });
     }
     return JSON.stringify({ ok: true, elapsedMs: r.int(5, 4000), items });
   }
@@ -194,19 +315,31 @@ function textStart(messageId, tag, role = "assistant") {
 }
 function textContents(b, messageId, tag, nTokens) {
   // Subagents sometimes omit the tag on continuations (valid: an absent tag never disagrees).
-  return b.tokens(nTokens).map((delta) =>
-    tagged({ type: "TEXT_MESSAGE_CONTENT", messageId, delta }, tag !== undefined && b.rng.chance(0.1) ? undefined : tag),
-  );
+  return b
+    .tokens(nTokens)
+    .map((delta) =>
+      tagged(
+        { type: "TEXT_MESSAGE_CONTENT", messageId, delta },
+        tag !== undefined && b.rng.chance(0.1) ? undefined : tag,
+      ),
+    );
 }
 function textEnd(messageId, tag) {
   return tagged({ type: "TEXT_MESSAGE_END", messageId }, tag);
 }
 function textMessage(b, messageId, tag, nTokens) {
-  return [textStart(messageId, tag), ...textContents(b, messageId, tag, nTokens), textEnd(messageId, tag)];
+  return [
+    textStart(messageId, tag),
+    ...textContents(b, messageId, tag, nTokens),
+    textEnd(messageId, tag),
+  ];
 }
 
 /** TOOL_CALL_START, streamed TOOL_CALL_ARGS (JSON text in small chunks), TOOL_CALL_END. */
-function toolCallLane(b, { toolCallId, toolCallName, args, parentMessageId, tag, tagStart = true }) {
+function toolCallLane(
+  b,
+  { toolCallId, toolCallName, args, parentMessageId, tag, tagStart = true },
+) {
   const start = { type: "TOOL_CALL_START", toolCallId, toolCallName };
   if (parentMessageId !== undefined) start.parentMessageId = parentMessageId;
   const lane = [tagged(start, tagStart ? tag : undefined)];
@@ -218,7 +351,13 @@ function toolCallLane(b, { toolCallId, toolCallName, args, parentMessageId, tag,
 }
 function toolResult(b, toolCallId, tag) {
   return tagged(
-    { type: "TOOL_CALL_RESULT", messageId: b.id("msg_tool"), toolCallId, content: b.toolResultContent(), role: "tool" },
+    {
+      type: "TOOL_CALL_RESULT",
+      messageId: b.id("msg_tool"),
+      toolCallId,
+      content: b.toolResultContent(),
+      role: "tool",
+    },
     tag,
   );
 }
@@ -230,7 +369,11 @@ function stateDelta(b, tag) {
       type: "STATE_DELTA",
       delta: [
         { op: "replace", path: "/progress/completed", value: r.int(0, 1000) },
-        { op: "add", path: "/log/-", value: `${r.pick(TOOL_NAMES)} → ${r.pick(["ok", "retry", "cached"])}` },
+        {
+          op: "add",
+          path: "/log/-",
+          value: `${r.pick(TOOL_NAMES)} → ${r.pick(["ok", "retry", "cached"])}`,
+        },
       ],
     },
     tag,
@@ -247,7 +390,11 @@ function runStarted(b, userText) {
       runId: b.runId,
       state: { progress: { completed: 0 }, log: [] },
       messages: [
-        { id: "msg_system_0", role: "system", content: "You are a helpful agent. Réponds en français si besoin." },
+        {
+          id: "msg_system_0",
+          role: "system",
+          content: "You are a helpful agent. Réponds en français si besoin.",
+        },
         { id: "msg_user_0", role: "user", content: userText },
       ],
       tools: TOOL_NAMES.map((name) => ({
@@ -285,7 +432,15 @@ function reasoningBlock(b, tag) {
   lane.push(tagged({ type: "REASONING_MESSAGE_END", messageId }, tag));
   if (r.chance(0.5)) {
     lane.push(
-      tagged({ type: "REASONING_ENCRYPTED_VALUE", subtype: "message", entityId: messageId, encryptedValue: `gAAAA${r.word(120)}==` }, tag),
+      tagged(
+        {
+          type: "REASONING_ENCRYPTED_VALUE",
+          subtype: "message",
+          entityId: messageId,
+          encryptedValue: `gAAAA${r.word(120)}==`,
+        },
+        tag,
+      ),
     );
   }
   lane.push(tagged({ type: "REASONING_END", messageId }, tag));
@@ -316,8 +471,20 @@ function agentTurn(b, tag, depth) {
     const text = textContents(b, messageId, tag, r.int(12, 50));
     const cut = r.int(2, 6);
     // Inside a subagent the START is sometimes untagged: it inherits the message's owner.
-    const call = toolCallLane(b, { toolCallId, toolCallName, args: b.toolArgs(toolCallName), parentMessageId: messageId, tag, tagStart: !r.chance(0.3) });
-    tools.push(textStart(messageId, tag), ...text.slice(0, cut), ...interleave(r, [text.slice(cut), call]), textEnd(messageId, tag));
+    const call = toolCallLane(b, {
+      toolCallId,
+      toolCallName,
+      args: b.toolArgs(toolCallName),
+      parentMessageId: messageId,
+      tag,
+      tagStart: !r.chance(0.3),
+    });
+    tools.push(
+      textStart(messageId, tag),
+      ...text.slice(0, cut),
+      ...interleave(r, [text.slice(cut), call]),
+      textEnd(messageId, tag),
+    );
     tools.push(stateDelta(b, tag), toolResult(b, toolCallId, tag));
   }
   // (b) Parallel tool calls, all children of one short assistant message.
@@ -336,31 +503,56 @@ function agentTurn(b, tag, depth) {
       const toolCallId = b.id("call");
       const toolCallName = r.pick(TOOL_NAMES);
       ids.push(toolCallId);
-      lanes.push(toolCallLane(b, { toolCallId, toolCallName, args: b.toolArgs(toolCallName), parentMessageId: messageId, tag }));
+      lanes.push(
+        toolCallLane(b, {
+          toolCallId,
+          toolCallName,
+          args: b.toolArgs(toolCallName),
+          parentMessageId: messageId,
+          tag,
+        }),
+      );
     }
     tools.push(...interleave(r, lanes), stateDelta(b, tag));
     // Results come back in completion order, not call order.
-    while (ids.length > 0) tools.push(toolResult(b, ids.splice(r.int(0, ids.length - 1), 1)[0], tag));
+    while (ids.length > 0)
+      tools.push(toolResult(b, ids.splice(r.int(0, ids.length - 1), 1)[0], tag));
 
     // (c) Delegation: a tool call that spawns one or two concurrent subagents, which may
     // themselves delegate once more (nested, parentSubagentRunId).
     if (depth < 2 && r.chance(depth === 0 ? 0.6 : 0.5)) {
       const toolCallId = b.id("call");
       tools.push(
-        ...toolCallLane(b, { toolCallId, toolCallName: "delegate_task", args: b.toolArgs("delegate_task"), parentMessageId: messageId, tag }),
+        ...toolCallLane(b, {
+          toolCallId,
+          toolCallName: "delegate_task",
+          args: b.toolArgs("delegate_task"),
+          parentMessageId: messageId,
+          tag,
+        }),
       );
       const siblings = depth === 0 && r.chance(0.5) ? 2 : 1;
       const subLanes = [];
       for (let i = 0; i < siblings; i++) {
         const sub = b.id("subrun");
-        const started = { type: "SUBAGENT_STARTED", subagentRunId: sub, name: r.pick(SUBAGENT_NAMES), description: "Handles a delegated sub-task." };
+        const started = {
+          type: "SUBAGENT_STARTED",
+          subagentRunId: sub,
+          name: r.pick(SUBAGENT_NAMES),
+          description: "Handles a delegated sub-task.",
+        };
         if (tag !== undefined) started.parentSubagentRunId = tag;
         started.parentToolCallId = toolCallId;
         started.parentMessageId = messageId;
         subLanes.push([
           started,
           ...agentTurn(b, sub, depth + 1),
-          { type: "SUBAGENT_FINISHED", subagentRunId: sub, result: { summary: b.sentence(r.int(4, 12)) }, outcome: { type: "success" } },
+          {
+            type: "SUBAGENT_FINISHED",
+            subagentRunId: sub,
+            result: { summary: b.sentence(r.int(4, 12)) },
+            outcome: { type: "success" },
+          },
         ]);
       }
       tools.push(...interleave(r, subLanes), toolResult(b, toolCallId, tag));
@@ -371,13 +563,26 @@ function agentTurn(b, tag, depth) {
   if (depth === 0 && r.chance(0.5)) {
     // An activity card the parent keeps patching (snapshot, then deltas).
     const messageId = b.id("act");
-    out.push({ type: "ACTIVITY_SNAPSHOT", messageId, activityType: "PLAN", content: { steps: ["search", "summarize"], done: 0 } });
+    out.push({
+      type: "ACTIVITY_SNAPSHOT",
+      messageId,
+      activityType: "PLAN",
+      content: { steps: ["search", "summarize"], done: 0 },
+    });
     for (let i = 1; i <= 2; i++) {
-      out.push({ type: "ACTIVITY_DELTA", messageId, activityType: "PLAN", patch: [{ op: "replace", path: "/done", value: i }] });
+      out.push({
+        type: "ACTIVITY_DELTA",
+        messageId,
+        activityType: "PLAN",
+        patch: [{ op: "replace", path: "/done", value: i }],
+      });
     }
   }
 
-  step("respond", textMessage(b, b.id("msg"), tag, r.int(depth === 0 ? 80 : 20, depth === 0 ? 400 : 120)));
+  step(
+    "respond",
+    textMessage(b, b.id("msg"), tag, r.int(depth === 0 ? 80 : 20, depth === 0 ? 400 : 120)),
+  );
   return out;
 }
 
@@ -411,7 +616,8 @@ export function agenticRun(nEvents = 200_000, { seed = 0xa61 } = {}) {
 export function chatRun(nEvents = 200_000, { seed = 0xc4a7 } = {}) {
   const b = new RunBuilder(seed);
   b.emit([runStarted(b, "Explain the AG-UI protocol, s'il vous plaît 🙏")]);
-  while (b.events.length < nEvents - 1) b.emit(textMessage(b, b.id("msg"), undefined, b.rng.int(40, 400)));
+  while (b.events.length < nEvents - 1)
+    b.emit(textMessage(b, b.id("msg"), undefined, b.rng.int(40, 400)));
   b.emit([runFinished(b)]);
   return b.events;
 }
@@ -437,10 +643,18 @@ export function toolRun(nEvents = 200_000, { seed = 0x7001 } = {}) {
       const toolCallId = b.id("call");
       const toolCallName = r.pick(TOOL_NAMES);
       ids.push(toolCallId);
-      lanes.push(toolCallLane(b, { toolCallId, toolCallName, args: b.toolArgs(toolCallName), parentMessageId: messageId }));
+      lanes.push(
+        toolCallLane(b, {
+          toolCallId,
+          toolCallName,
+          args: b.toolArgs(toolCallName),
+          parentMessageId: messageId,
+        }),
+      );
     }
     turn.push(...interleave(r, lanes));
-    while (ids.length > 0) turn.push(toolResult(b, ids.splice(r.int(0, ids.length - 1), 1)[0], undefined));
+    while (ids.length > 0)
+      turn.push(toolResult(b, ids.splice(r.int(0, ids.length - 1), 1)[0], undefined));
     b.emit(turn);
   }
   b.emit([runFinished(b)]);
