@@ -24,36 +24,50 @@ const CLOSED = 2;
 type Phase = typeof BEFORE_RUN | typeof RUNNING | typeof CLOSED;
 
 /**
+ * One kind of entity that streams by id (text messages, tool calls, reasoning messages):
+ * the ids open now, and the kind's owner registry, which outlives the close.
+ */
+interface Lane {
+  readonly open: Set<string>;
+  readonly owners: Map<string, Owner>;
+  /**
+   * An id known to be open. A message streams token by token, so most continuations name
+   * the same id as the one before; comparing with it spares the set look-up, which would
+   * hash the (fresh, JSON-parsed) id string every time. Any close clears it.
+   */
+  hot: string | undefined;
+}
+
+function newLane(): Lane {
+  return { open: new Set(), owners: new Map(), hot: undefined };
+}
+
+/**
  * Everything one run knows. A new run replaces the whole object, so nothing can be left
- * behind by a forgotten reset. Open sets say only "is it open now"; owners live in the
- * registries and outlive the close.
+ * behind by a forgotten reset.
  */
 interface Run {
-  readonly openText: Set<string>;
-  readonly openTools: Set<string>;
-  readonly openReasoning: Set<string>;
+  /** Open text messages; the message registry (text, tool and seeded messages). */
+  readonly messages: Lane;
+  readonly toolCalls: Lane;
+  /** Open reasoning messages; the reasoning registry (blocks and messages share it). */
+  readonly reasoning: Lane;
+  readonly activityOwners: Map<string, Owner>;
   /** step name → the owners that hold a step of that name open (never empty). */
   readonly openSteps: Map<string, Set<Owner>>;
   readonly activeSubagents: Set<string>;
   readonly finishedSubagents: Set<string>;
-  readonly messageOwners: Map<string, Owner>;
-  readonly reasoningOwners: Map<string, Owner>;
-  readonly toolOwners: Map<string, Owner>;
-  readonly activityOwners: Map<string, Owner>;
 }
 
 function newRun(): Run {
   return {
-    openText: new Set(),
-    openTools: new Set(),
-    openReasoning: new Set(),
+    messages: newLane(),
+    toolCalls: newLane(),
+    reasoning: newLane(),
+    activityOwners: new Map(),
     openSteps: new Map(),
     activeSubagents: new Set(),
     finishedSubagents: new Set(),
-    messageOwners: new Map(),
-    reasoningOwners: new Map(),
-    toolOwners: new Map(),
-    activityOwners: new Map(),
   };
 }
 
@@ -274,14 +288,14 @@ function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean
   for (const m of messages) {
     const registry =
       m.role === "reasoning"
-        ? run.reasoningOwners
+        ? run.reasoning.owners
         : m.role === "activity"
           ? run.activityOwners
-          : run.messageOwners;
+          : run.messages.owners;
     if (authoritative || !registry.has(m.id)) registry.set(m.id, m.owner);
     if (m.toolCallIds === undefined) continue;
     for (const id of m.toolCallIds) {
-      if (authoritative || !run.toolOwners.has(id)) run.toolOwners.set(id, m.owner);
+      if (authoritative || !run.toolCalls.owners.has(id)) run.toolCalls.owners.set(id, m.owner);
     }
   }
 }
@@ -430,32 +444,30 @@ function notOpen(f: Family, id: string): Violation {
 }
 
 /** START of a text or reasoning message: rule 3/4, rule 9, then open and record the owner. */
-function start(
-  f: Family,
-  open: Set<string>,
-  owners: Map<string, Owner>,
-  id: string,
-  tag: string | undefined,
-): void {
-  if (open.has(id)) throw alreadyOpen(f, id);
-  const owner = owners.get(id);
-  if (owner === undefined) owners.set(id, tag === undefined ? PARENT : tag);
+function start(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (lane.open.has(id)) throw alreadyOpen(f, id);
+  const owner = lane.owners.get(id);
+  if (owner === undefined) lane.owners.set(id, tag === undefined ? PARENT : tag);
   else if (tag !== undefined && owner !== tag) throw ownerMismatch(f.noun, id, owner, tag);
-  open.add(id);
+  lane.open.add(id);
+  lane.hot = id;
 }
 
-/** CONTENT / ARGS / END: rule 3/4, rule 9; an END closes. */
-function cont(
-  f: Family,
-  open: Set<string>,
-  owners: Map<string, Owner>,
-  id: string,
-  tag: string | undefined,
-  closes: boolean,
-): void {
-  if (!open.has(id)) throw notOpen(f, id);
-  checkOwner(owners, id, tag, f.noun);
-  if (closes) open.delete(id);
+/** CONTENT / ARGS: rule 3/4, then rule 9. */
+function proceed(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (id !== lane.hot) {
+    if (!lane.open.has(id)) throw notOpen(f, id);
+    lane.hot = id;
+  }
+  if (tag !== undefined) checkOwner(lane.owners, id, tag, f.noun);
+}
+
+/** END: rule 3/4, rule 9, then close. */
+function close(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (!lane.open.has(id)) throw notOpen(f, id);
+  checkOwner(lane.owners, id, tag, f.noun);
+  lane.open.delete(id);
+  if (id === lane.hot) lane.hot = undefined;
 }
 
 function describeOpen(run: Run): string {
@@ -463,9 +475,9 @@ function describeOpen(run: Run): string {
   const add = (noun: string, ids: Iterable<string>, owners: Map<string, Owner>) => {
     for (const id of ids) parts.push(`${noun} ${q(id)} of ${ownerName(owners.get(id) ?? PARENT)}`);
   };
-  add("text message", run.openText, run.messageOwners);
-  add("tool call", run.openTools, run.toolOwners);
-  add("reasoning message", run.openReasoning, run.reasoningOwners);
+  add("text message", run.messages.open, run.messages.owners);
+  add("tool call", run.toolCalls.open, run.toolCalls.owners);
+  add("reasoning message", run.reasoning.open, run.reasoning.owners);
   for (const [name, owners] of run.openSteps) {
     for (const owner of owners) parts.push(`step ${q(name)} of ${ownerName(owner)}`);
   }
@@ -504,7 +516,10 @@ const RULES = new Map<string, Rule>([
       const outcome = e.outcome;
       const lacksInterrupts = outcome !== undefined && outcomeLacksInterrupts(outcome);
       if (
-        run.openText.size + run.openTools.size + run.openReasoning.size + run.openSteps.size >
+        run.messages.open.size +
+          run.toolCalls.open.size +
+          run.reasoning.open.size +
+          run.openSteps.size >
         0
       ) {
         throw new Violation(
@@ -578,7 +593,7 @@ const RULES = new Map<string, Rule>([
     "TEXT_MESSAGE_START",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      start(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag);
+      start(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -586,7 +601,7 @@ const RULES = new Map<string, Rule>([
     "TEXT_MESSAGE_CONTENT",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag, false);
+      proceed(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -594,7 +609,7 @@ const RULES = new Map<string, Rule>([
     "TEXT_MESSAGE_END",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(TEXT, run.openText, run.messageOwners, reqStr(e.messageId, "messageId"), tag, true);
+      close(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -605,13 +620,13 @@ const RULES = new Map<string, Rule>([
       const tag = optStr(e.subagentRunId, "subagentRunId");
       const id = reqStr(e.toolCallId, "toolCallId");
       const parentId = optStr(e.parentMessageId, "parentMessageId");
-      if (run.openTools.has(id)) throw alreadyOpen(TOOL, id);
-      const recorded = run.toolOwners.get(id);
+      if (run.toolCalls.open.has(id)) throw alreadyOpen(TOOL, id);
+      const recorded = run.toolCalls.owners.get(id);
       if (tag !== undefined && recorded !== undefined && recorded !== tag) {
         throw ownerMismatch(TOOL.noun, id, recorded, tag);
       }
       // Rule 10: the call belongs to its parent message's owner, when that one is known.
-      const parent = parentId === undefined ? undefined : run.messageOwners.get(parentId);
+      const parent = parentId === undefined ? undefined : run.messages.owners.get(parentId);
       if (parentId !== undefined && parent !== undefined) {
         if (tag !== undefined && tag !== parent) {
           throw new Violation(
@@ -626,9 +641,13 @@ const RULES = new Map<string, Rule>([
           );
         }
       }
-      run.openTools.add(id);
+      run.toolCalls.open.add(id);
+      run.toolCalls.hot = id;
       if (recorded === undefined) {
-        run.toolOwners.set(id, tag !== undefined ? tag : parent !== undefined ? parent : PARENT);
+        run.toolCalls.owners.set(
+          id,
+          tag !== undefined ? tag : parent !== undefined ? parent : PARENT,
+        );
       }
       return undefined;
     },
@@ -637,7 +656,7 @@ const RULES = new Map<string, Rule>([
     "TOOL_CALL_ARGS",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(TOOL, run.openTools, run.toolOwners, reqStr(e.toolCallId, "toolCallId"), tag, false);
+      proceed(TOOL, run.toolCalls, reqStr(e.toolCallId, "toolCallId"), tag);
       return undefined;
     },
   ],
@@ -645,7 +664,7 @@ const RULES = new Map<string, Rule>([
     "TOOL_CALL_END",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(TOOL, run.openTools, run.toolOwners, reqStr(e.toolCallId, "toolCallId"), tag, true);
+      close(TOOL, run.toolCalls, reqStr(e.toolCallId, "toolCallId"), tag);
       return undefined;
     },
   ],
@@ -656,14 +675,14 @@ const RULES = new Map<string, Rule>([
       const tag = optStr(e.subagentRunId, "subagentRunId");
       const callId = reqStr(e.toolCallId, "toolCallId");
       const messageId = reqStr(e.messageId, "messageId");
-      if (run.openTools.has(callId)) {
+      if (run.toolCalls.open.has(callId)) {
         throw new Violation(
           "TOOL_CALL_RESULT_BEFORE_END",
           `tool call ${q(callId)} is still open; expected TOOL_CALL_END before its result.`,
         );
       }
       // The result mints a tool message under its own attribution (SPEC §8.4).
-      run.messageOwners.set(messageId, tag === undefined ? PARENT : tag);
+      run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
       return undefined;
     },
   ],
@@ -672,8 +691,8 @@ const RULES = new Map<string, Rule>([
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
       const id = reqStr(e.messageId, "messageId");
-      const owner = run.reasoningOwners.get(id);
-      if (owner === undefined) run.reasoningOwners.set(id, tag === undefined ? PARENT : tag);
+      const owner = run.reasoning.owners.get(id);
+      if (owner === undefined) run.reasoning.owners.set(id, tag === undefined ? PARENT : tag);
       else if (tag !== undefined && owner !== tag) throw ownerMismatch("reasoning", id, owner, tag);
       return undefined;
     },
@@ -682,7 +701,7 @@ const RULES = new Map<string, Rule>([
     "REASONING_MESSAGE_START",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      start(REASONING, run.openReasoning, run.reasoningOwners, reqStr(e.messageId, "messageId"), tag);
+      start(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -690,14 +709,7 @@ const RULES = new Map<string, Rule>([
     "REASONING_MESSAGE_CONTENT",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(
-        REASONING,
-        run.openReasoning,
-        run.reasoningOwners,
-        reqStr(e.messageId, "messageId"),
-        tag,
-        false,
-      );
+      proceed(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -705,7 +717,7 @@ const RULES = new Map<string, Rule>([
     "REASONING_MESSAGE_END",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      cont(REASONING, run.openReasoning, run.reasoningOwners, reqStr(e.messageId, "messageId"), tag, true);
+      close(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
       return undefined;
     },
   ],
@@ -714,7 +726,7 @@ const RULES = new Map<string, Rule>([
     "REASONING_END",
     (run, e) => {
       const tag = optStr(e.subagentRunId, "subagentRunId");
-      checkOwner(run.reasoningOwners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+      checkOwner(run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
       return undefined;
     },
   ],
@@ -725,10 +737,10 @@ const RULES = new Map<string, Rule>([
       const subtype = reqStr(e.subtype, "subtype");
       const id = reqStr(e.entityId, "entityId");
       if (subtype === "tool-call") {
-        checkOwner(run.toolOwners, id, tag, "tool call");
+        checkOwner(run.toolCalls.owners, id, tag, "tool call");
       } else if (subtype === "message") {
-        if (run.messageOwners.has(id)) checkOwner(run.messageOwners, id, tag, "message");
-        else checkOwner(run.reasoningOwners, id, tag, "reasoning message");
+        if (run.messages.owners.has(id)) checkOwner(run.messages.owners, id, tag, "message");
+        else checkOwner(run.reasoning.owners, id, tag, "reasoning message");
       }
       return undefined;
     },
@@ -805,7 +817,6 @@ const RULES = new Map<string, Rule>([
   ["SUBAGENT_ERROR", subagentClose],
 ]);
 
-
 function subagentClose(run: Run, e: Rec): undefined {
   const id = reqStr(e.subagentRunId, "subagentRunId");
   if (!run.activeSubagents.delete(id)) {
@@ -844,6 +855,8 @@ export class Verifier {
   #index = 0;
   #error: VerifyError | undefined = undefined;
   #ended = false;
+  #lastType = "";
+  #lastRule: Rule | undefined = undefined;
 
   constructor(options?: VerifierOptions) {
     this.#sequential = options?.allowSequentialRuns === true;
@@ -885,7 +898,14 @@ export class Verifier {
           "the run is already open; expected RUN_FINISHED or RUN_ERROR before another RUN_STARTED.",
         );
       }
-      rule = RULES.get(t);
+      // Events of one type tend to come in runs (a message streams token by token), so a
+      // one-entry cache in front of the table saves hashing the type string each time.
+      if (t === this.#lastType) rule = this.#lastRule;
+      else {
+        rule = RULES.get(t);
+        this.#lastType = t;
+        this.#lastRule = rule;
+      }
       if (rule !== undefined) {
         const next = rule(this.#run, event);
         if (next !== undefined) this.#phase = next;
