@@ -67,16 +67,29 @@ const NOISE_VALUES: readonly unknown[] = [null, 42, "x", { nested: null }, [null
 
 class Choices {
   private i = 0;
-  constructor(private readonly xs: readonly number[]) {}
+  /** Once the generated choices run out (closing the run), a PRNG seeded from them. */
+  private seed: number;
+  constructor(private readonly xs: readonly number[]) {
+    let h = 0x2545f491 ^ xs.length;
+    for (const x of xs) h = Math.imul(h ^ x, 0x9e3779b1) >>> 0;
+    this.seed = h >>> 0 || 1;
+  }
   get exhausted(): boolean {
     return this.i >= this.xs.length;
   }
   /** An integer in [0, n). Consumes nothing when there is only one option. */
   int(n: number): number {
     if (n <= 1) return 0;
-    const v = this.xs[this.i] ?? 0;
+    const v = this.xs[this.i];
     this.i += 1;
-    return v % n;
+    if (v !== undefined) return v % n;
+    // xorshift32
+    let x = this.seed;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.seed = x >>> 0;
+    return this.seed % n;
   }
   bool(percentTrue = 50): boolean {
     return this.int(100) < percentTrue;
@@ -99,7 +112,7 @@ function agrees(tag: Owner, owner: Owner | undefined): boolean {
 /** Tags a continuation of an entity owned by `owner` may carry. */
 function agreeingTags(owner: Owner | undefined): Owner[] {
   if (owner === undefined) return [...ALL_TAGS];
-  return typeof owner === "string" ? [PARENT, owner, PARENT] : [PARENT];
+  return typeof owner === "string" ? [PARENT, owner] : [PARENT];
 }
 
 function stepKey(owner: Owner, name: string): string {
@@ -163,10 +176,22 @@ function messageObject(m: SeedMessage): Record<string, unknown> {
 
 class Builder {
   readonly events: Ev[] = [];
+  /**
+   * Per event: the code the spec requires if this event's tag were replaced by a
+   * subagent id nobody uses, as the model knows it at that point; undefined when the
+   * model does not predict a rejection (no owner recorded, or no ownership check).
+   */
+  readonly onRetag: Array<string | undefined> = [];
   readonly m = new RunModel();
   constructor(private readonly c: Choices) {}
 
-  emit(ev: Ev): void {
+  /** Emits an event whose tag is checked against `owner` (rule 9). */
+  emitChecked(ev: Ev, owner: Owner | undefined): void {
+    this.emit(ev, owner === undefined ? undefined : "OWNER_MISMATCH");
+  }
+
+  emit(ev: Ev, onRetag?: string): void {
+    this.onRetag.push(onRetag);
     // Unread fields must not change the verdict (§0): sprinkle some in.
     if (this.c.int(6) === 0) {
       const key = this.c.pick(NOISE_KEYS);
@@ -177,6 +202,11 @@ class Builder {
 
   anyId(): string {
     return this.c.pick(IDS);
+  }
+  /** Mostly an id that already has an owner in `reg`, so that ownership gets exercised. */
+  knownId(reg: Map<string, Owner>, extra: readonly string[] = []): string {
+    const known = [...reg.keys(), ...extra];
+    return known.length > 0 && this.c.bool(70) ? this.c.pick(known) : this.anyId();
   }
   anyTag(): Owner {
     return this.c.pick(ALL_TAGS);
@@ -259,7 +289,9 @@ class Builder {
         const n = 1 + this.c.int(3);
         for (let k = 0; k < n; k++) {
           interrupts.push(
-            k === 0 ? { id: `i${k}`, reason: "confirmation" } : { id: `i${k}`, reason: "x", toolCallId: "c1" },
+            k === 0
+              ? { id: `i${k}`, reason: "confirmation" }
+              : { id: `i${k}`, reason: "x", toolCallId: "c1" },
           );
         }
         ev.outcome = { type: "interrupt", interrupts };
@@ -282,19 +314,29 @@ class Builder {
 
   textStart(): void {
     const id = this.c.pick(this.unopened(this.m.openText));
-    const tag = this.tagFor(this.m.messageReg.get(id));
-    this.emit(tagged({ type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" }, tag));
+    const owner = this.m.messageReg.get(id);
+    const tag = this.tagFor(owner);
+    this.emitChecked(
+      tagged({ type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" }, tag),
+      owner,
+    );
     this.m.openText.add(id);
     if (!this.m.messageReg.has(id)) this.m.messageReg.set(id, tag);
   }
   textContent(): void {
     const id = this.c.pick([...this.m.openText]);
-    const tag = this.tagFor(this.m.messageReg.get(id));
-    this.emit(tagged({ type: "TEXT_MESSAGE_CONTENT", messageId: id, delta: "hi" }, tag));
+    const owner = this.m.messageReg.get(id);
+    this.emitChecked(
+      tagged({ type: "TEXT_MESSAGE_CONTENT", messageId: id, delta: "hi" }, this.tagFor(owner)),
+      owner,
+    );
   }
   textEnd(id: string): void {
-    const tag = this.tagFor(this.m.messageReg.get(id));
-    this.emit(tagged({ type: "TEXT_MESSAGE_END", messageId: id }, tag));
+    const owner = this.m.messageReg.get(id);
+    this.emitChecked(
+      tagged({ type: "TEXT_MESSAGE_END", messageId: id }, this.tagFor(owner)),
+      owner,
+    );
     this.m.openText.delete(id);
   }
 
@@ -329,7 +371,14 @@ class Builder {
     const tag = this.c.pick(candidates);
     const ev: Ev = { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "search" };
     if (parent !== undefined) ev.parentMessageId = parent;
-    this.emit(tagged(ev, tag));
+    // A fresh tag fails rule 9 if the call has an owner, else rule 10 if the parent has one.
+    const onRetag =
+      tcOwner !== undefined
+        ? "OWNER_MISMATCH"
+        : pOwner !== undefined
+          ? "TOOL_CALL_PARENT_OWNER_MISMATCH"
+          : undefined;
+    this.emit(tagged(ev, tag), onRetag);
     this.m.openTool.add(id);
     if (!this.m.toolReg.has(id)) {
       this.m.toolReg.set(id, tag !== PARENT ? tag : (pOwner ?? PARENT));
@@ -337,17 +386,23 @@ class Builder {
   }
   toolArgs(): void {
     const id = this.c.pick([...this.m.openTool]);
-    const tag = this.tagFor(this.m.toolReg.get(id));
-    this.emit(tagged({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: "{}" }, tag));
+    const owner = this.m.toolReg.get(id);
+    this.emitChecked(
+      tagged({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: "{}" }, this.tagFor(owner)),
+      owner,
+    );
   }
   toolEnd(id: string): void {
-    const tag = this.tagFor(this.m.toolReg.get(id));
-    this.emit(tagged({ type: "TOOL_CALL_END", toolCallId: id }, tag));
+    const owner = this.m.toolReg.get(id);
+    this.emitChecked(tagged({ type: "TOOL_CALL_END", toolCallId: id }, this.tagFor(owner)), owner);
     this.m.openTool.delete(id);
   }
   toolResult(): void {
     // Any call that is not open now: ended, or never started in this run (rule 5, §9.10).
-    const callId = this.c.pick(this.unopened(this.m.openTool));
+    const ended = [...this.m.toolReg.keys()].filter((id) => !this.m.openTool.has(id));
+    const callId = this.c.pick(
+      ended.length > 0 && this.c.bool(70) ? ended : this.unopened(this.m.openTool),
+    );
     const messageId = this.anyId();
     const tag = this.anyTag(); // never compared with the call's owner (§8.4)
     this.emit(
@@ -359,54 +414,73 @@ class Builder {
   // --- reasoning (rules 4, 9; §8.6, §9.11) --------------------------------------------
 
   reasoningStart(): void {
-    const id = this.anyId();
-    const tag = this.tagFor(this.m.reasoningReg.get(id));
-    this.emit(tagged({ type: "REASONING_START", messageId: id }, tag));
+    const id = this.knownId(this.m.reasoningReg);
+    const owner = this.m.reasoningReg.get(id);
+    const tag = this.tagFor(owner);
+    this.emitChecked(tagged({ type: "REASONING_START", messageId: id }, tag), owner);
     if (!this.m.reasoningReg.has(id)) this.m.reasoningReg.set(id, tag);
   }
   reasoningEnd(): void {
-    const id = this.anyId();
-    const tag = this.tagFor(this.m.reasoningReg.get(id));
-    this.emit(tagged({ type: "REASONING_END", messageId: id }, tag));
+    const id = this.knownId(this.m.reasoningReg);
+    const owner = this.m.reasoningReg.get(id);
+    this.emitChecked(tagged({ type: "REASONING_END", messageId: id }, this.tagFor(owner)), owner);
   }
   reasoningMessageStart(): void {
     const id = this.c.pick(this.unopened(this.m.openReasoning));
-    const tag = this.tagFor(this.m.reasoningReg.get(id));
-    this.emit(tagged({ type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" }, tag));
+    const owner = this.m.reasoningReg.get(id);
+    const tag = this.tagFor(owner);
+    this.emitChecked(
+      tagged({ type: "REASONING_MESSAGE_START", messageId: id, role: "reasoning" }, tag),
+      owner,
+    );
     this.m.openReasoning.add(id);
     if (!this.m.reasoningReg.has(id)) this.m.reasoningReg.set(id, tag);
   }
   reasoningMessageContent(): void {
     const id = this.c.pick([...this.m.openReasoning]);
-    const tag = this.tagFor(this.m.reasoningReg.get(id));
-    this.emit(tagged({ type: "REASONING_MESSAGE_CONTENT", messageId: id, delta: "…" }, tag));
+    const owner = this.m.reasoningReg.get(id);
+    this.emitChecked(
+      tagged({ type: "REASONING_MESSAGE_CONTENT", messageId: id, delta: "…" }, this.tagFor(owner)),
+      owner,
+    );
   }
   reasoningMessageEnd(id: string): void {
-    const tag = this.tagFor(this.m.reasoningReg.get(id));
-    this.emit(tagged({ type: "REASONING_MESSAGE_END", messageId: id }, tag));
+    const owner = this.m.reasoningReg.get(id);
+    this.emitChecked(
+      tagged({ type: "REASONING_MESSAGE_END", messageId: id }, this.tagFor(owner)),
+      owner,
+    );
     this.m.openReasoning.delete(id);
   }
   encryptedValue(): void {
     const subtype = this.c.pick(["message", "message", "tool-call", "tool-call", "future", ""]);
-    const id = this.anyId();
+    // For "message", ids only the reasoning registry knows exercise the fallback (§8.6).
+    const id =
+      subtype === "tool-call"
+        ? this.knownId(this.m.toolReg)
+        : this.knownId(
+            this.m.messageReg,
+            [...this.m.reasoningReg.keys()].filter((k) => !this.m.messageReg.has(k)),
+          );
     let owner: Owner | undefined;
     if (subtype === "tool-call") owner = this.m.toolReg.get(id);
     else if (subtype === "message") {
       owner = this.m.messageReg.has(id) ? this.m.messageReg.get(id) : this.m.reasoningReg.get(id);
     }
     const tag = this.tagFor(owner); // unknown subtype: owner undefined, any tag
-    this.emit(
+    this.emitChecked(
       tagged(
         { type: "REASONING_ENCRYPTED_VALUE", subtype, entityId: id, encryptedValue: "zz" },
         tag,
       ),
+      owner,
     );
   }
 
   // --- activities (§8.3) --------------------------------------------------------------
 
   activitySnapshot(): void {
-    const id = this.anyId();
+    const id = this.knownId(this.m.activityReg);
     const tag = this.anyTag();
     const ev: Ev = { type: "ACTIVITY_SNAPSHOT", messageId: id, activityType: "plan", content: {} };
     const rk = this.c.int(3);
@@ -416,9 +490,12 @@ class Builder {
     if (!this.m.activityReg.has(id) || ev.replace !== false) this.m.activityReg.set(id, tag);
   }
   activityDelta(): void {
-    const id = this.anyId();
-    const tag = this.tagFor(this.m.activityReg.get(id));
-    this.emit(tagged({ type: "ACTIVITY_DELTA", messageId: id, patch: [] }, tag));
+    const id = this.knownId(this.m.activityReg);
+    const owner = this.m.activityReg.get(id);
+    this.emitChecked(
+      tagged({ type: "ACTIVITY_DELTA", messageId: id, patch: [] }, this.tagFor(owner)),
+      owner,
+    );
   }
 
   // --- steps (rules 6, 11) ------------------------------------------------------------
@@ -438,7 +515,8 @@ class Builder {
     this.m.steps.set(stepKey(owner, name), { owner, name });
   }
   stepFinish(owner: Owner, name: string): void {
-    this.emit(tagged({ type: "STEP_FINISHED", stepName: name }, owner));
+    // (owner, name) is open, so a fresh owner finds the name open under another owner only.
+    this.emit(tagged({ type: "STEP_FINISHED", stepName: name }, owner), "STEP_OWNER_MISMATCH");
     this.m.steps.delete(stepKey(owner, name));
   }
 
@@ -512,13 +590,19 @@ class Builder {
       case 5:
         this.emit(
           tagged(
-            { type: "TOOL_CALL_CHUNK", toolCallId: this.c.pick([...IDS, null]), parentMessageId: null },
+            {
+              type: "TOOL_CALL_CHUNK",
+              toolCallId: this.c.pick([...IDS, null]),
+              parentMessageId: null,
+            },
             this.anyTag(),
           ),
         );
         return;
       case 6:
-        this.emit(tagged({ type: "REASONING_MESSAGE_CHUNK", messageId: this.anyId() }, this.anyTag()));
+        this.emit(
+          tagged({ type: "REASONING_MESSAGE_CHUNK", messageId: this.anyId() }, this.anyTag()),
+        );
         return;
       case 7:
       case 8: {
@@ -551,16 +635,16 @@ class Builder {
   step(): void {
     const m = this.m;
     const actions: Array<[number, boolean, () => void]> = [
-      [6, true, () => this.textStart()],
+      [6, m.openText.size < IDS.length, () => this.textStart()],
       [5, m.openText.size > 0, () => this.textContent()],
       [4, m.openText.size > 0, () => this.textEnd(this.c.pick([...m.openText]))],
-      [6, true, () => this.toolStart()],
+      [6, m.openTool.size < IDS.length, () => this.toolStart()],
       [4, m.openTool.size > 0, () => this.toolArgs()],
       [4, m.openTool.size > 0, () => this.toolEnd(this.c.pick([...m.openTool]))],
-      [3, true, () => this.toolResult()],
+      [3, m.openTool.size < IDS.length, () => this.toolResult()],
       [2, true, () => this.reasoningStart()],
       [2, true, () => this.reasoningEnd()],
-      [3, true, () => this.reasoningMessageStart()],
+      [3, m.openReasoning.size < IDS.length, () => this.reasoningMessageStart()],
       [2, m.openReasoning.size > 0, () => this.reasoningMessageContent()],
       [
         2,
@@ -601,8 +685,18 @@ class Builder {
   }
 }
 
+export interface BuiltRun {
+  events: Ev[];
+  /** Per event, the code expected when its tag is replaced by a never-used subagent id. */
+  onRetag: Array<string | undefined>;
+}
+
 /** Builds one complete run (RAW/CUSTOM prelude, RUN_STARTED … RUN_FINISHED/RUN_ERROR). */
 export function buildRun(choices: readonly number[], options: BuildOptions): Ev[] {
+  return buildRunWithMeta(choices, options).events;
+}
+
+export function buildRunWithMeta(choices: readonly number[], options: BuildOptions): BuiltRun {
   const c = new Choices(choices);
   const b = new Builder(c);
   const ending =
@@ -620,14 +714,19 @@ export function buildRun(choices: readonly number[], options: BuildOptions): Ev[
     b.closeEverything();
     b.runFinished();
   }
-  return b.events;
+  return { events: b.events, onRetag: b.onRetag };
 }
 
-const choicesArb = fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 160 });
+const choicesArb = fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 300, size: "max" });
 
 /** A valid single run, ending in RUN_FINISHED or RUN_ERROR. */
 export const validRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
   buildRun(xs, { ending: "either" }),
+);
+
+/** A valid single run with the model's per-event retag predictions. */
+export const validRunWithMeta: fc.Arbitrary<BuiltRun> = choicesArb.map((xs) =>
+  buildRunWithMeta(xs, { ending: "either" }),
 );
 
 /** A valid single run that ends with RUN_FINISHED (everything closed). */
@@ -637,8 +736,8 @@ export const finishedRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
 
 /** Several valid runs in one stream, RAW/CUSTOM allowed between them (§9.6). */
 export const sequentialRuns: fc.Arbitrary<Ev[][]> = fc.array(
-  fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 60 }).map((xs) =>
-    buildRun(xs, { ending: "either" }),
-  ),
+  fc
+    .array(fc.nat({ max: 0x7fffffff }), { maxLength: 60, size: "max" })
+    .map((xs) => buildRun(xs, { ending: "either" })),
   { minLength: 1, maxLength: 4 },
 );
