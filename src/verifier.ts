@@ -488,7 +488,7 @@ function describeSubagents(ids: Iterable<string>): string {
   return Array.from(ids, (id) => `subagent ${q(id)}`).join(", ");
 }
 
-function tagOnly(run: Run, e: Rec): undefined {
+function tagOnly(_run: Run, e: Rec): undefined {
   optStr(e.subagentRunId, "subagentRunId");
   return undefined;
 }
