@@ -34,6 +34,27 @@
  */
 export type AgUiEvent = { type: string } & Record<string, unknown>;
 
+/**
+ * True when `value` has the shape of an {@link AgUiEvent}: a non-array object with a string
+ * `type`. Only that is checked; use a `Verifier` to check an event against the rules.
+ *
+ * @example
+ * ```ts
+ * import { isAgUiEvent } from "ag-ui-verify";
+ * isAgUiEvent({ type: "RAW", event: {} }); // true
+ * isAgUiEvent([{ type: "RAW" }]); // false
+ * ```
+ */
+export function isAgUiEvent(value: unknown): value is AgUiEvent {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    "type" in value &&
+    typeof value.type === "string"
+  );
+}
+
 /** Extra information attached to an event, a message or an interrupt. Any JSON under a key. */
 export type Metadata = Record<string, unknown>;
 

@@ -1,0 +1,39 @@
+/**
+ * The verifying stream (SPEC §11): verified events pass through unchanged, and the first
+ * violation errors the stream with the {@link VerifyError} itself.
+ * @module
+ */
+
+import { type AgUiEvent, isAgUiEvent } from "./events.ts";
+import { Verifier, type VerifierOptions } from "./verifier.ts";
+
+/**
+ * A `TransformStream` that runs a {@link Verifier} over the values written to it: each
+ * valid event is enqueued unchanged (the same object), the first violation errors both
+ * sides with the `VerifyError` itself, and the end of input runs the end-of-input check.
+ *
+ * It keeps the default queuing strategies on purpose: with an empty readable queue, every
+ * event accepted before a failure has reached the reader before the reader sees the error.
+ *
+ * @example
+ * ```ts
+ * import { VerifyingTransformStream } from "ag-ui-verify";
+ * const checked = ReadableStream.from(events).pipeThrough(new VerifyingTransformStream());
+ * for await (const event of checked) render(event);
+ * ```
+ */
+export class VerifyingTransformStream extends TransformStream<unknown, AgUiEvent> {
+  constructor(options?: VerifierOptions) {
+    const verifier = new Verifier(options);
+    super({
+      transform(event, controller) {
+        verifier.verify(event);
+        // Always true once verify() has returned; the guard only tells TypeScript so.
+        if (isAgUiEvent(event)) controller.enqueue(event);
+      },
+      flush() {
+        verifier.end();
+      },
+    });
+  }
+}
