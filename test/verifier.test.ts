@@ -230,7 +230,8 @@ describe("isVerifyError across realms", () => {
       let error;
       try { lib.verifyAll([]); } catch (e) { error = e; }
       error;`;
-    const foreign: unknown = runInNewContext(code, {});
+    const globals = { TransformStream, ReadableStream, TextDecoder, TextEncoder };
+    const foreign: unknown = runInNewContext(code, globals);
     expect(foreign instanceof VerifyError).toBe(false);
     expect(isVerifyError(foreign)).toBe(true);
   });
