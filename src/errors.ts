@@ -43,7 +43,7 @@ const RULE_OF_CODE = {
 export type VerifyErrorCode = keyof typeof RULE_OF_CODE;
 
 /** Every {@link VerifyErrorCode}, in the order of SPEC §10.2. */
-export const VERIFY_ERROR_CODES: readonly VerifyErrorCode[] = Object.freeze(
+export const VERIFY_ERROR_CODES: readonly VerifyErrorCode[] = /* @__PURE__ */ Object.freeze(
   Object.keys(RULE_OF_CODE).filter((key): key is VerifyErrorCode => key in RULE_OF_CODE),
 );
 

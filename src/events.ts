@@ -549,7 +549,7 @@ export type KnownAgUiEvent =
 export type AgUiEventType = KnownAgUiEvent["type"];
 
 /** The 31 current AG-UI event types, in SPEC §3.2 order (the recognised types). */
-export const EVENT_TYPES: readonly AgUiEventType[] = Object.freeze([
+export const EVENT_TYPES: readonly AgUiEventType[] = /* @__PURE__ */ Object.freeze([
   "RUN_STARTED",
   "RUN_FINISHED",
   "RUN_ERROR",

@@ -106,62 +106,24 @@ function describe(cause: unknown): string {
   }
 }
 
+/** The JSON type of a value, for messages ("undefined" and the like for in-process values). */
 function jsonType(value: unknown): string {
-  if (value === null) return "null";
-  try {
-    if (Array.isArray(value)) return "an array";
-  } catch {
-    return "an uninspectable object";
-  }
-  switch (typeof value) {
-    case "object":
-      return "an object";
-    case "undefined":
-      return "undefined";
-    case "string":
-      return "a string";
-    case "number":
-      return "a number";
-    case "boolean":
-      return "a boolean";
-    default:
-      return `a ${typeof value}`;
-  }
+  return value === null ? "null" : isArray(value) ? "an array" : typeof value;
 }
 
-/** A field problem: missing (`undefined`), null, or of the wrong JSON type. */
-function badField(path: string, value: unknown, expected: string): Violation {
-  if (value === undefined) {
-    return new Violation(
-      "FIELD_MISSING",
-      `required field ${path} is missing; expected ${expected}.`,
-      path,
-    );
-  }
-  if (value === null) {
-    return new Violation(
-      "FIELD_NULL",
-      `field ${path} is null; expected ${expected}, or no field at all when it is optional.`,
-      path,
-    );
-  }
-  return new Violation(
-    "FIELD_WRONG_TYPE",
-    `field ${path} is ${jsonType(value)}; expected ${expected}.`,
-    path,
-  );
-}
-
-/** An array element problem: null, or not an object (an `undefined` element is not absent). */
-function badElement(path: string, value: unknown, expected: string): Violation {
-  if (value === null) {
-    return new Violation("FIELD_NULL", `element ${path} is null; expected ${expected}.`, path);
-  }
-  return new Violation(
-    "FIELD_WRONG_TYPE",
-    `element ${path} is ${jsonType(value)}; expected ${expected}.`,
-    path,
-  );
+/**
+ * A field problem: null, of the wrong JSON type or, unless it is an array element (where
+ * `undefined` is not absence), missing.
+ */
+function badField(path: string, value: unknown, expected: string, element = false): Violation {
+  const code =
+    value === null
+      ? "FIELD_NULL"
+      : value === undefined && !element
+        ? "FIELD_MISSING"
+        : "FIELD_WRONG_TYPE";
+  const found = code === "FIELD_MISSING" ? "missing" : jsonType(value);
+  return new Violation(code, `${path} is ${found}; expected ${expected}.`, path);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -171,7 +133,7 @@ function badElement(path: string, value: unknown, expected: string): Violation {
 function unreadable(path: string, cause: unknown): Violation {
   return new Violation(
     "FIELD_WRONG_TYPE",
-    `field ${path} could not be read (${describe(cause)}); expected a JSON value.`,
+    `${path} could not be read (${describe(cause)}); expected a JSON value.`,
     path,
     cause,
   );
@@ -256,7 +218,7 @@ function readMessages(value: unknown, path: string): SeedMessage[] {
   for (let i = 0; i < length; i++) {
     const at = `${path}[${i}]`;
     const m = item(value, i, at);
-    if (!isRecord(m)) throw badElement(at, m, "a message object");
+    if (!isRecord(m)) throw badField(at, m, "a message object", true);
     const id = readString(m, "id", at, true) ?? "";
     const role = readString(m, "role", at, true) ?? "";
     const owner = readString(m, "subagentRunId", at, false) ?? PARENT;
@@ -270,7 +232,7 @@ function readMessages(value: unknown, path: string): SeedMessage[] {
         for (let j = 0, n = lengthOf(calls, tcPath); j < n; j++) {
           const callPath = `${tcPath}[${j}]`;
           const call = item(calls, j, callPath);
-          if (!isRecord(call)) throw badElement(callPath, call, "a tool call object");
+          if (!isRecord(call)) throw badField(callPath, call, "a tool call object", true);
           toolCallIds.push(readString(call, "id", callPath, true) ?? "");
         }
       }
@@ -318,13 +280,12 @@ function outcomeLacksInterrupts(outcome: unknown): boolean {
   for (let i = 0; i < length; i++) {
     const at = `outcome.interrupts[${i}]`;
     const interrupt = item(interrupts, i, at);
-    if (!isRecord(interrupt)) throw badElement(at, interrupt, "an interrupt object");
+    if (!isRecord(interrupt)) throw badField(at, interrupt, "an interrupt object", true);
   }
   return length === 0;
 }
 
-const EMPTY_INTERRUPT =
-  'the outcome is of type "interrupt" but carries no interrupts; expected at least one interrupt in outcome.interrupts.';
+const EMPTY_INTERRUPT = "the interrupt outcome has no interrupts; expected at least one.";
 
 /**
  * Rule 8 on its own (the seed's `RunOutcome::validate`): checks a `RUN_FINISHED.outcome`
@@ -413,7 +374,7 @@ const REASONING: Family = {
 function ownerMismatch(noun: string, id: string, owner: Owner, tag: string): Violation {
   return new Violation(
     "OWNER_MISMATCH",
-    `${noun} ${q(id)} is owned by ${ownerName(owner)} but this event names subagent ${q(tag)}; events for it must name the subagent that owns it, or none.`,
+    `${noun} ${q(id)} is owned by ${ownerName(owner)} but this event names subagent ${q(tag)}; expected its owner or no subagentRunId.`,
   );
 }
 
@@ -432,15 +393,12 @@ function checkOwner(
 function alreadyOpen(f: Family, id: string): Violation {
   return new Violation(
     f.alreadyOpen,
-    `${f.noun} ${q(id)} is already open; expected it to end before it starts again.`,
+    `${f.noun} ${q(id)} is already open; expected its end first.`,
   );
 }
 
 function notOpen(f: Family, id: string): Violation {
-  return new Violation(
-    f.notOpen,
-    `${f.noun} ${q(id)} is not open (never started, or already ended); expected its START first.`,
-  );
+  return new Violation(f.notOpen, `${f.noun} ${q(id)} is not open; expected its start first.`);
 }
 
 /** START of a text or reasoning message: rule 3/4, rule 9, then open and record the owner. */
@@ -472,12 +430,15 @@ function close(f: Family, lane: Lane, id: string, tag: string | undefined): void
 
 function describeOpen(run: Run): string {
   const parts: string[] = [];
-  const add = (noun: string, ids: Iterable<string>, owners: Map<string, Owner>) => {
-    for (const id of ids) parts.push(`${noun} ${q(id)} of ${ownerName(owners.get(id) ?? PARENT)}`);
-  };
-  add("text message", run.messages.open, run.messages.owners);
-  add("tool call", run.toolCalls.open, run.toolCalls.owners);
-  add("reasoning message", run.reasoning.open, run.reasoning.owners);
+  for (const [f, lane] of [
+    [TEXT, run.messages],
+    [TOOL, run.toolCalls],
+    [REASONING, run.reasoning],
+  ] as const) {
+    for (const id of lane.open) {
+      parts.push(`${f.noun} ${q(id)} of ${ownerName(lane.owners.get(id) ?? PARENT)}`);
+    }
+  }
   for (const [name, owners] of run.openSteps) {
     for (const owner of owners) parts.push(`step ${q(name)} of ${ownerName(owner)}`);
   }
@@ -524,14 +485,14 @@ const RULES = new Map<string, Rule>([
       ) {
         throw new Violation(
           "OPEN_AT_RUN_FINISHED",
-          `the run finished with work still open (open: ${describeOpen(run)}); expected every message, tool call, reasoning message and step to end first, or RUN_ERROR.`,
+          `the run finished with ${describeOpen(run)} still open; expected them closed first, or RUN_ERROR.`,
         );
       }
       if (lacksInterrupts) throw new Violation("INTERRUPT_OUTCOME_EMPTY", EMPTY_INTERRUPT);
       if (run.activeSubagents.size > 0) {
         throw new Violation(
           "SUBAGENT_OPEN_AT_RUN_FINISHED",
-          `the run finished while subagents were still active (${describeSubagents(run.activeSubagents)}); expected SUBAGENT_FINISHED or SUBAGENT_ERROR for each first, or RUN_ERROR.`,
+          `the run finished with ${describeSubagents(run.activeSubagents)} still active; expected them closed first, or RUN_ERROR.`,
         );
       }
       return CLOSED;
@@ -556,7 +517,7 @@ const RULES = new Map<string, Rule>([
       } else if (owners.has(owner)) {
         throw new Violation(
           "STEP_ALREADY_ACTIVE",
-          `step ${q(name)} of ${ownerName(owner)} is already active; expected STEP_FINISHED before it starts again.`,
+          `step ${q(name)} of ${ownerName(owner)} is already active; expected STEP_FINISHED first.`,
         );
       } else {
         owners.add(owner);
@@ -574,14 +535,14 @@ const RULES = new Map<string, Rule>([
       if (owners === undefined) {
         throw new Violation(
           "STEP_NOT_STARTED",
-          `step ${q(name)} is not active under any agent; expected STEP_STARTED first.`,
+          `step ${q(name)} is not active; expected STEP_STARTED first.`,
         );
       }
       if (!owners.has(owner)) {
         const holders = Array.from(owners, ownerName).join(", ");
         throw new Violation(
           "STEP_OWNER_MISMATCH",
-          `step ${q(name)} is active only under ${holders}, not under ${ownerName(owner)}; a step must be finished by the agent that started it.`,
+          `step ${q(name)} is active only under ${holders}, not ${ownerName(owner)}; expected the agent that started it.`,
         );
       }
       if (owners.size === 1) run.openSteps.delete(name);
@@ -628,16 +589,12 @@ const RULES = new Map<string, Rule>([
       // Rule 10: the call belongs to its parent message's owner, when that one is known.
       const parent = parentId === undefined ? undefined : run.messages.owners.get(parentId);
       if (parentId !== undefined && parent !== undefined) {
-        if (tag !== undefined && tag !== parent) {
+        // Tagged: the tag must agree; untagged: the call inherits, so its recorded owner must.
+        const claimed = tag !== undefined ? tag : recorded;
+        if (claimed !== undefined && claimed !== parent) {
           throw new Violation(
             "TOOL_CALL_PARENT_OWNER_MISMATCH",
-            `tool call ${q(id)} names subagent ${q(tag)} but its parent message ${q(parentId)} is owned by ${ownerName(parent)}; a tool call must belong to its parent message's owner.`,
-          );
-        }
-        if (tag === undefined && recorded !== undefined && recorded !== parent) {
-          throw new Violation(
-            "TOOL_CALL_PARENT_OWNER_MISMATCH",
-            `tool call ${q(id)} is owned by ${ownerName(recorded)} but its parent message ${q(parentId)} is owned by ${ownerName(parent)}; a tool call must belong to its parent message's owner.`,
+            `tool call ${q(id)} belongs to ${ownerName(claimed)} but its parent message ${q(parentId)} to ${ownerName(parent)}; expected the same owner.`,
           );
         }
       }
@@ -678,7 +635,7 @@ const RULES = new Map<string, Rule>([
       if (run.toolCalls.open.has(callId)) {
         throw new Violation(
           "TOOL_CALL_RESULT_BEFORE_END",
-          `tool call ${q(callId)} is still open; expected TOOL_CALL_END before its result.`,
+          `tool call ${q(callId)} is still open; expected TOOL_CALL_END first.`,
         );
       }
       // The result mints a tool message under its own attribution (SPEC §8.4).
@@ -790,13 +747,13 @@ const RULES = new Map<string, Rule>([
       if (run.activeSubagents.has(id)) {
         throw new Violation(
           "SUBAGENT_ALREADY_ACTIVE",
-          `subagent ${q(id)} is already active; expected SUBAGENT_FINISHED or SUBAGENT_ERROR before it starts again.`,
+          `subagent ${q(id)} is already active; expected it to close first.`,
         );
       }
       if (run.finishedSubagents.has(id)) {
         throw new Violation(
           "SUBAGENT_ALREADY_FINISHED",
-          `subagent ${q(id)} already finished in this run; expected a new subagentRunId for a new invocation.`,
+          `subagent ${q(id)} already finished in this run; expected a new id.`,
         );
       }
       if (
@@ -806,7 +763,7 @@ const RULES = new Map<string, Rule>([
       ) {
         throw new Violation(
           "SUBAGENT_PARENT_NOT_STARTED",
-          `parent subagent ${q(parentId)} of subagent ${q(id)} was never started in this run; expected its SUBAGENT_STARTED first.`,
+          `parent subagent ${q(parentId)} was never started; expected its SUBAGENT_STARTED first.`,
         );
       }
       run.activeSubagents.add(id);
@@ -822,7 +779,7 @@ function subagentClose(run: Run, e: Rec): undefined {
   if (!run.activeSubagents.delete(id)) {
     throw new Violation(
       "SUBAGENT_NOT_ACTIVE",
-      `subagent ${q(id)} is not active (never started, or already closed); expected SUBAGENT_STARTED first.`,
+      `subagent ${q(id)} is not active; expected SUBAGENT_STARTED first.`,
     );
   }
   run.finishedSubagents.add(id);
@@ -884,10 +841,7 @@ export class Verifier {
       if (typeof t !== "string") {
         // A decode failure has no `type`, so its check costs nothing on the hot path.
         if (isDecodeFailure(event)) throw decodeFailure(event);
-        throw new Violation(
-          "EVENT_TYPE_INVALID",
-          `the event's type is ${jsonType(t)}; expected a string such as "RUN_STARTED".`,
-        );
+        throw new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(t)}; expected a string.`);
       }
       type = t;
       const phase = this.#phase;
@@ -895,7 +849,7 @@ export class Verifier {
       else if (t === "RUN_STARTED") {
         throw new Violation(
           "RUN_ALREADY_STARTED",
-          "the run is already open; expected RUN_FINISHED or RUN_ERROR before another RUN_STARTED.",
+          "the run is already open; expected RUN_FINISHED or RUN_ERROR first.",
         );
       }
       // Events of one type tend to come in runs (a message streams token by token), so a
@@ -926,15 +880,13 @@ export class Verifier {
       if (opensOrUnordered) return;
       throw new Violation(
         "EVENT_BEFORE_RUN_STARTED",
-        "no run has started; expected RUN_STARTED first (only RAW and CUSTOM may precede it).",
+        "no run has started; expected RUN_STARTED first.",
       );
     }
     if (!this.#sequential || !opensOrUnordered) {
       throw new Violation(
         "EVENT_AFTER_RUN_CLOSED",
-        this.#sequential
-          ? "the run is closed; expected only RAW, CUSTOM or a new RUN_STARTED after RUN_FINISHED or RUN_ERROR."
-          : "the run is closed; nothing may follow RUN_FINISHED or RUN_ERROR (pass allowSequentialRuns to accept further runs).",
+        `the run is closed; expected ${this.#sequential ? "RAW, CUSTOM or RUN_STARTED" : "nothing more (see allowSequentialRuns)"}.`,
       );
     }
     if (type === "RUN_STARTED") this.#run = newRun();
@@ -954,7 +906,7 @@ export class Verifier {
       this.#phase === BEFORE_RUN
         ? new Violation(
             "STREAM_ENDED_BEFORE_RUN_STARTED",
-            "the stream ended before any run started; expected RUN_STARTED, then RUN_FINISHED or RUN_ERROR.",
+            "the stream ended before any run started; expected RUN_STARTED.",
           )
         : new Violation(
             "STREAM_ENDED_BEFORE_RUN_CLOSED",
@@ -970,7 +922,7 @@ export class Verifier {
 function uninspectable(cause: unknown): Violation {
   return new Violation(
     "EVENT_NOT_OBJECT",
-    `the value could not be inspected (${describe(cause)}); expected an event object with a string type.`,
+    `the value could not be inspected (${describe(cause)}); expected an object.`,
     undefined,
     cause,
   );
@@ -998,7 +950,7 @@ function typeOf(event: Rec): unknown {
   } catch (cause) {
     throw new Violation(
       "EVENT_TYPE_INVALID",
-      `the event's type could not be read (${describe(cause)}); expected a string type.`,
+      `type could not be read (${describe(cause)}); expected a string.`,
       undefined,
       cause,
     );
@@ -1035,25 +987,20 @@ function unreadableField(rule: Rule | undefined, event: unknown, thrown: unknown
 }
 
 function notObject(value: unknown): Violation {
-  return new Violation(
-    "EVENT_NOT_OBJECT",
-    `the value is ${jsonType(value)}; expected an event object with a string type.`,
-  );
+  return new Violation("EVENT_NOT_OBJECT", `the value is ${jsonType(value)}; expected an object.`);
 }
 
 function decodeFailure(failure: SseDecodeFailure): Violation {
   const text =
     failure.code === "INVALID_JSON"
-      ? `its data is not JSON (${failure.data === undefined ? "no data" : q(failure.data)}); expected one JSON event per SSE message.`
-      : "it outgrew the SSE parser's buffer (maxBufferSize) before it ended; expected shorter messages, or raise maxBufferSize.";
+      ? `its data ${q(failure.data ?? "")} is not JSON; expected a JSON event.`
+      : "it outgrew maxBufferSize; expected a shorter message.";
   return new Violation(failure.code, text, undefined, failure.cause);
 }
 
 function openSummary(run: Run): string {
-  const open = describeOpen(run);
-  const active = describeSubagents(run.activeSubagents);
-  const all = [open, active && `active: ${active}`].filter((part) => part !== "").join("; ");
-  return all === "" ? "" : ` (open: ${all})`;
+  const open = [describeOpen(run), describeSubagents(run.activeSubagents)].filter((p) => p !== "");
+  return open.length === 0 ? "" : ` (open: ${open.join(", ")})`;
 }
 
 /**
