@@ -44,6 +44,10 @@ export class SseDecoder {
       },
       maxBufferSize: options?.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
     });
+    // The parser drops the characters "ï»¿" (a UTF-8 BOM misread as Latin-1) from the start of
+    // the first string it is fed. Our input is already decoded, so those would be real text:
+    // an empty first feed uses up that check. The real BOM is handled in #feed.
+    this.#parser.feed("");
   }
 
   /** True once a decode failure was passed on: nothing more will come out. */
