@@ -127,8 +127,8 @@ function badField(path: string, value: unknown, expected: string, element = fals
 }
 
 // ---------------------------------------------------------------------------------------
-// Reading fields. Events may be in-process objects whose getters or Proxy traps throw; a
-// read that throws is reported as a wrong-typed field, with what was thrown as the cause.
+// Reading fields. Events may be in-process objects whose getters or Proxy traps throw:
+// `unreadable` reports such a field as wrong-typed, with what was thrown as the cause.
 
 function unreadable(path: string, cause: unknown): Violation {
   return new Violation(
@@ -139,48 +139,12 @@ function unreadable(path: string, cause: unknown): Violation {
   );
 }
 
-function get(obj: Rec, key: string, path: string): unknown {
-  try {
-    return obj[key];
-  } catch (cause) {
-    throw unreadable(path, cause);
-  }
-}
-
-function item(arr: readonly unknown[], i: number, path: string): unknown {
-  try {
-    return arr[i];
-  } catch (cause) {
-    throw unreadable(path, cause);
-  }
-}
-
-// A revoked Proxy makes Array.isArray throw; such a value is neither an object nor an array
-// here, so it is reported as a wrong-typed field.
 function isRecord(value: unknown): value is Rec {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    return !Array.isArray(value);
-  } catch {
-    return false;
-  }
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isArray(value: unknown): value is readonly unknown[] {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
-/** The length of an array already known to be one (a Proxy's trap may still throw). */
-function lengthOf(arr: readonly unknown[], path: string): number {
-  try {
-    return arr.length;
-  } catch (cause) {
-    throw unreadable(path, cause);
-  }
+  return Array.isArray(value);
 }
 
 // The rules read top-level fields with plain property accesses, each at its own site, so
@@ -206,18 +170,18 @@ interface SeedMessage {
 
 function readString(obj: Rec, key: string, base: string, required: boolean): string | undefined {
   const path = `${base}.${key}`;
-  const v = get(obj, key, path);
+  const v = obj[key];
   if (typeof v === "string" || (v === undefined && !required)) return v;
   throw badField(path, v, "a string");
 }
 
 function readMessages(value: unknown, path: string): SeedMessage[] {
   if (!isArray(value)) throw badField(path, value, "an array of messages");
-  const length = lengthOf(value, path);
+  const length = value.length;
   const out: SeedMessage[] = [];
   for (let i = 0; i < length; i++) {
     const at = `${path}[${i}]`;
-    const m = item(value, i, at);
+    const m = value[i];
     if (!isRecord(m)) throw badField(at, m, "a message object", true);
     const id = readString(m, "id", at, true) ?? "";
     const role = readString(m, "role", at, true) ?? "";
@@ -225,13 +189,13 @@ function readMessages(value: unknown, path: string): SeedMessage[] {
     let toolCallIds: string[] | undefined;
     if (role === "assistant") {
       const tcPath = `${at}.toolCalls`;
-      const calls = get(m, "toolCalls", tcPath);
+      const calls = m.toolCalls;
       if (calls !== undefined) {
         if (!isArray(calls)) throw badField(tcPath, calls, "an array of tool calls");
         toolCallIds = [];
-        for (let j = 0, n = lengthOf(calls, tcPath); j < n; j++) {
+        for (let j = 0; j < calls.length; j++) {
           const callPath = `${tcPath}[${j}]`;
-          const call = item(calls, j, callPath);
+          const call = calls[j];
           if (!isRecord(call)) throw badField(callPath, call, "a tool call object", true);
           toolCallIds.push(readString(call, "id", callPath, true) ?? "");
         }
@@ -268,18 +232,18 @@ function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean
  */
 function outcomeLacksInterrupts(outcome: unknown): boolean {
   if (!isRecord(outcome)) throw badField("outcome", outcome, "an outcome object");
-  const type = get(outcome, "type", "outcome.type");
+  const type = outcome.type;
   if (typeof type !== "string") throw badField("outcome.type", type, "a string");
   if (type !== "interrupt") return false;
-  const interrupts = get(outcome, "interrupts", "outcome.interrupts");
+  const interrupts = outcome.interrupts;
   if (interrupts === undefined) return true;
   if (!isArray(interrupts)) {
     throw badField("outcome.interrupts", interrupts, "an array of interrupt objects");
   }
-  const length = lengthOf(interrupts, "outcome.interrupts");
+  const length = interrupts.length;
   for (let i = 0; i < length; i++) {
     const at = `outcome.interrupts[${i}]`;
-    const interrupt = item(interrupts, i, at);
+    const interrupt = interrupts[i];
     if (!isRecord(interrupt)) throw badField(at, interrupt, "an interrupt object", true);
   }
   return length === 0;
@@ -308,8 +272,7 @@ export function validateRunOutcome(outcome: unknown): void {
     if (outcomeLacksInterrupts(outcome))
       problem = new Violation("INTERRUPT_OUTCOME_EMPTY", EMPTY_INTERRUPT);
   } catch (x) {
-    if (!(x instanceof Violation)) throw x;
-    problem = x;
+    problem = x instanceof Violation ? x : unreadable("outcome", x);
   }
   if (problem !== undefined) throw toVerifyError(problem, 0, outcome, "RUN_FINISHED");
 }
@@ -463,7 +426,7 @@ const RULES = new Map<string, Rule>([
       let messages: SeedMessage[] | undefined;
       if (input !== undefined) {
         if (!isRecord(input)) throw badField("input", input, "an object");
-        const m = get(input, "messages", "input.messages");
+        const m = input.messages;
         if (m !== undefined) messages = readMessages(m, "input.messages");
       }
       if (messages !== undefined) seed(run, messages, false);
@@ -835,12 +798,11 @@ export class Verifier {
     let type: string | undefined;
     let rule: Rule | undefined;
     try {
-      if (typeof event !== "object" || event === null) throw notObject(event);
-      if (!isEventObject(event)) throw notObject(event);
-      const t = typeOf(event);
+      if (!isRecord(event)) throw notObject(event);
+      const t = event.type;
       if (typeof t !== "string") {
         // A decode failure has no `type`, so its check costs nothing on the hot path.
-        if (isDecodeFailure(event)) throw decodeFailure(event);
+        if (event instanceof SseDecodeFailure) throw decodeFailure(event);
         throw new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(t)}; expected a string.`);
       }
       type = t;
@@ -865,7 +827,7 @@ export class Verifier {
         if (next !== undefined) this.#phase = next;
       }
     } catch (x) {
-      const violation = x instanceof Violation ? x : unreadableField(rule, event, x);
+      const violation = x instanceof Violation ? x : unreadableField(event, type, rule, x);
       const error = toVerifyError(violation, this.#index, event, type);
       this.#error = error;
       throw error;
@@ -918,69 +880,43 @@ export class Verifier {
   }
 }
 
-/** A Proxy can make even `Array.isArray` or `instanceof` throw: such a value is no event. */
-function uninspectable(cause: unknown): Violation {
-  return new Violation(
-    "EVENT_NOT_OBJECT",
-    `the value could not be inspected (${describe(cause)}); expected an object.`,
-    undefined,
-    cause,
-  );
-}
-
-function isEventObject(value: object): value is Rec {
-  try {
-    return !Array.isArray(value);
-  } catch (cause) {
-    throw uninspectable(cause);
-  }
-}
-
-function isDecodeFailure(value: object): value is SseDecodeFailure {
-  try {
-    return value instanceof SseDecodeFailure;
-  } catch (cause) {
-    throw uninspectable(cause);
-  }
-}
-
-function typeOf(event: Rec): unknown {
-  try {
-    return event.type;
-  } catch (cause) {
-    throw new Violation(
-      "EVENT_TYPE_INVALID",
-      `type could not be read (${describe(cause)}); expected a string.`,
+/**
+ * The slow path for an in-process event whose getter or Proxy trap threw (rules read
+ * fields without guards, which keeps them fast). Before its type was read, the event
+ * itself is at fault: not inspectable at all (a revoked Proxy), or its `type` unreadable.
+ * After, the rule runs again, on a scratch run, over a recording Proxy: the last top-level
+ * field read before the throw is the culprit (nested fields are reported at it).
+ */
+function unreadableField(
+  event: unknown,
+  type: string | undefined,
+  rule: Rule | undefined,
+  thrown: unknown,
+): Violation {
+  if (type === undefined) {
+    let inspectable = false;
+    try {
+      inspectable = !isArray(event);
+    } catch {}
+    return new Violation(
+      inspectable ? "EVENT_TYPE_INVALID" : "EVENT_NOT_OBJECT",
+      `the ${inspectable ? "type" : "value"} could not be read (${describe(thrown)}); expected ${inspectable ? "a string" : "an object"}.`,
       undefined,
-      cause,
+      thrown,
     );
   }
-}
-
-/**
- * The slow path for an in-process event whose getter or Proxy trap threw while a rule read
- * a top-level field. Rules read fields without guards (that keeps them fast), so the field
- * is found afterwards: the rule runs again, on a scratch run, over a recording Proxy, and
- * the last key read before the throw is the culprit. Anything else is a bug and rethrown.
- */
-function unreadableField(rule: Rule | undefined, event: unknown, thrown: unknown): Violation {
-  if (rule === undefined || !isRecord(event)) throw thrown;
   let last: string | undefined;
-  const probe = new Proxy(event, {
-    get(target, key, receiver) {
-      if (typeof key === "string") last = key;
-      return Reflect.get(target, key, receiver);
-    },
-  });
-  try {
-    rule(newRun(), probe);
-  } catch (again) {
-    if (!(again instanceof Violation) && last !== undefined) {
-      try {
-        Reflect.get(event, last);
-      } catch {
-        return unreadable(last, thrown);
-      }
+  if (rule !== undefined && isRecord(event)) {
+    const probe = new Proxy(event, {
+      get(target, key, receiver) {
+        if (typeof key === "string") last = key;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    try {
+      rule(newRun(), probe);
+    } catch (again) {
+      if (!(again instanceof Violation) && last !== undefined) return unreadable(last, thrown);
     }
   }
   throw thrown;

@@ -193,7 +193,7 @@ describe("objects that throw when read (decision: reported as rule 0, with the c
     expect([e.code, e.field, e.cause]).toEqual(["FIELD_WRONG_TYPE", "subagentRunId", boom]);
   });
 
-  it("a throwing nested getter is reported at its path", () => {
+  it("a throwing nested getter is reported at its top-level field", () => {
     const message = {
       role: "user",
       get id(): string {
@@ -201,7 +201,7 @@ describe("objects that throw when read (decision: reported as rule 0, with the c
       },
     };
     const e = rejection([{ type: "RUN_STARTED", input: { messages: [message] } }]);
-    expect([e.code, e.field, e.index]).toEqual(["FIELD_WRONG_TYPE", "input.messages[0].id", 0]);
+    expect([e.code, e.field, e.index, e.cause]).toEqual(["FIELD_WRONG_TYPE", "input", 0, boom]);
   });
 
   it("a Proxy whose traps throw is EVENT_TYPE_INVALID", () => {
