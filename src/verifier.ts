@@ -176,13 +176,13 @@ function readString(obj: Rec, key: string, base: string, required: boolean): str
 }
 
 function readMessages(value: unknown, path: string): SeedMessage[] {
-  if (!isArray(value)) throw badField(path, value, "an array of messages");
+  if (!isArray(value)) throw badField(path, value, "an array");
   const length = value.length;
   const out: SeedMessage[] = [];
   for (let i = 0; i < length; i++) {
     const at = `${path}[${i}]`;
     const m = value[i];
-    if (!isRecord(m)) throw badField(at, m, "a message object", true);
+    if (!isRecord(m)) throw badField(at, m, "an object", true);
     const id = readString(m, "id", at, true) ?? "";
     const role = readString(m, "role", at, true) ?? "";
     const owner = readString(m, "subagentRunId", at, false) ?? PARENT;
@@ -191,12 +191,12 @@ function readMessages(value: unknown, path: string): SeedMessage[] {
       const tcPath = `${at}.toolCalls`;
       const calls = m.toolCalls;
       if (calls !== undefined) {
-        if (!isArray(calls)) throw badField(tcPath, calls, "an array of tool calls");
+        if (!isArray(calls)) throw badField(tcPath, calls, "an array");
         toolCallIds = [];
         for (let j = 0; j < calls.length; j++) {
           const callPath = `${tcPath}[${j}]`;
           const call = calls[j];
-          if (!isRecord(call)) throw badField(callPath, call, "a tool call object", true);
+          if (!isRecord(call)) throw badField(callPath, call, "an object", true);
           toolCallIds.push(readString(call, "id", callPath, true) ?? "");
         }
       }
@@ -231,25 +231,25 @@ function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean
  * without interrupts, which rule 8 rejects. Shape problems throw as rule 0.
  */
 function outcomeLacksInterrupts(outcome: unknown): boolean {
-  if (!isRecord(outcome)) throw badField("outcome", outcome, "an outcome object");
+  if (!isRecord(outcome)) throw badField("outcome", outcome, "an object");
   const type = outcome.type;
   if (typeof type !== "string") throw badField("outcome.type", type, "a string");
   if (type !== "interrupt") return false;
   const interrupts = outcome.interrupts;
   if (interrupts === undefined) return true;
   if (!isArray(interrupts)) {
-    throw badField("outcome.interrupts", interrupts, "an array of interrupt objects");
+    throw badField("outcome.interrupts", interrupts, "an array");
   }
   const length = interrupts.length;
   for (let i = 0; i < length; i++) {
     const at = `outcome.interrupts[${i}]`;
     const interrupt = interrupts[i];
-    if (!isRecord(interrupt)) throw badField(at, interrupt, "an interrupt object", true);
+    if (!isRecord(interrupt)) throw badField(at, interrupt, "an object", true);
   }
   return length === 0;
 }
 
-const EMPTY_INTERRUPT = "the interrupt outcome has no interrupts; expected at least one.";
+const EMPTY_INTERRUPT = "the interrupt outcome has no interrupts; expected one or more.";
 
 /**
  * Rule 8 on its own (the seed's `RunOutcome::validate`): checks a `RUN_FINISHED.outcome`
@@ -337,7 +337,7 @@ const REASONING: Family = {
 function ownerMismatch(noun: string, id: string, owner: Owner, tag: string): Violation {
   return new Violation(
     "OWNER_MISMATCH",
-    `${noun} ${q(id)} is owned by ${ownerName(owner)} but this event names subagent ${q(tag)}; expected its owner or no subagentRunId.`,
+    `${noun} ${q(id)} is owned by ${ownerName(owner)}, not subagent ${q(tag)}; expected its owner or no tag.`,
   );
 }
 
@@ -353,15 +353,21 @@ function checkOwner(
   if (owner !== undefined && owner !== tag) throw ownerMismatch(noun, id, owner, tag);
 }
 
+/** "X is open" failures share one message shape, as do "X is not open" ones. */
+function isOpen(code: VerifyErrorCode, what: string): Violation {
+  return new Violation(code, `${what} is open; expected its end first.`);
+}
+
+function isNotOpen(code: VerifyErrorCode, what: string): Violation {
+  return new Violation(code, `${what} is not open; expected its start first.`);
+}
+
 function alreadyOpen(f: Family, id: string): Violation {
-  return new Violation(
-    f.alreadyOpen,
-    `${f.noun} ${q(id)} is already open; expected its end first.`,
-  );
+  return isOpen(f.alreadyOpen, `${f.noun} ${q(id)}`);
 }
 
 function notOpen(f: Family, id: string): Violation {
-  return new Violation(f.notOpen, `${f.noun} ${q(id)} is not open; expected its start first.`);
+  return isNotOpen(f.notOpen, `${f.noun} ${q(id)}`);
 }
 
 /** START of a text or reasoning message: rule 3/4, rule 9, then open and record the owner. */
@@ -448,14 +454,14 @@ const RULES = new Map<string, Rule>([
       ) {
         throw new Violation(
           "OPEN_AT_RUN_FINISHED",
-          `the run finished with ${describeOpen(run)} still open; expected them closed first, or RUN_ERROR.`,
+          `${describeOpen(run)} still open; expected them closed first.`,
         );
       }
       if (lacksInterrupts) throw new Violation("INTERRUPT_OUTCOME_EMPTY", EMPTY_INTERRUPT);
       if (run.activeSubagents.size > 0) {
         throw new Violation(
           "SUBAGENT_OPEN_AT_RUN_FINISHED",
-          `the run finished with ${describeSubagents(run.activeSubagents)} still active; expected them closed first, or RUN_ERROR.`,
+          `${describeSubagents(run.activeSubagents)} still open; expected them closed first.`,
         );
       }
       return CLOSED;
@@ -478,10 +484,7 @@ const RULES = new Map<string, Rule>([
       if (owners === undefined) {
         run.openSteps.set(name, new Set([owner]));
       } else if (owners.has(owner)) {
-        throw new Violation(
-          "STEP_ALREADY_ACTIVE",
-          `step ${q(name)} of ${ownerName(owner)} is already active; expected STEP_FINISHED first.`,
-        );
+        throw isOpen("STEP_ALREADY_ACTIVE", `step ${q(name)} of ${ownerName(owner)}`);
       } else {
         owners.add(owner);
       }
@@ -496,16 +499,13 @@ const RULES = new Map<string, Rule>([
       const owner = tag === undefined ? PARENT : tag;
       const owners = run.openSteps.get(name);
       if (owners === undefined) {
-        throw new Violation(
-          "STEP_NOT_STARTED",
-          `step ${q(name)} is not active; expected STEP_STARTED first.`,
-        );
+        throw isNotOpen("STEP_NOT_STARTED", `step ${q(name)}`);
       }
       if (!owners.has(owner)) {
         const holders = Array.from(owners, ownerName).join(", ");
         throw new Violation(
           "STEP_OWNER_MISMATCH",
-          `step ${q(name)} is active only under ${holders}, not ${ownerName(owner)}; expected the agent that started it.`,
+          `step ${q(name)} is open under ${holders}, not ${ownerName(owner)}; expected its owner.`,
         );
       }
       if (owners.size === 1) run.openSteps.delete(name);
@@ -557,7 +557,7 @@ const RULES = new Map<string, Rule>([
         if (claimed !== undefined && claimed !== parent) {
           throw new Violation(
             "TOOL_CALL_PARENT_OWNER_MISMATCH",
-            `tool call ${q(id)} belongs to ${ownerName(claimed)} but its parent message ${q(parentId)} to ${ownerName(parent)}; expected the same owner.`,
+            `tool call ${q(id)} is owned by ${ownerName(claimed)}, its parent message ${q(parentId)} by ${ownerName(parent)}; expected one owner.`,
           );
         }
       }
@@ -596,10 +596,7 @@ const RULES = new Map<string, Rule>([
       const callId = reqStr(e.toolCallId, "toolCallId");
       const messageId = reqStr(e.messageId, "messageId");
       if (run.toolCalls.open.has(callId)) {
-        throw new Violation(
-          "TOOL_CALL_RESULT_BEFORE_END",
-          `tool call ${q(callId)} is still open; expected TOOL_CALL_END first.`,
-        );
+        throw isOpen("TOOL_CALL_RESULT_BEFORE_END", `tool call ${q(callId)}`);
       }
       // The result mints a tool message under its own attribution (SPEC §8.4).
       run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
@@ -695,7 +692,7 @@ const RULES = new Map<string, Rule>([
     (run, e) => {
       optStr(e.subagentRunId, "subagentRunId");
       const messages = e.messages;
-      if (messages === undefined) throw badField("messages", messages, "an array of messages");
+      if (messages === undefined) throw badField("messages", messages, "an array");
       seed(run, readMessages(messages, "messages"), true);
       return undefined;
     },
@@ -708,15 +705,12 @@ const RULES = new Map<string, Rule>([
       const id = reqStr(e.subagentRunId, "subagentRunId");
       const parentId = optStr(e.parentSubagentRunId, "parentSubagentRunId");
       if (run.activeSubagents.has(id)) {
-        throw new Violation(
-          "SUBAGENT_ALREADY_ACTIVE",
-          `subagent ${q(id)} is already active; expected it to close first.`,
-        );
+        throw isOpen("SUBAGENT_ALREADY_ACTIVE", `subagent ${q(id)}`);
       }
       if (run.finishedSubagents.has(id)) {
         throw new Violation(
           "SUBAGENT_ALREADY_FINISHED",
-          `subagent ${q(id)} already finished in this run; expected a new id.`,
+          `subagent ${q(id)} already finished; expected a new id.`,
         );
       }
       if (
@@ -724,10 +718,7 @@ const RULES = new Map<string, Rule>([
         !run.activeSubagents.has(parentId) &&
         !run.finishedSubagents.has(parentId)
       ) {
-        throw new Violation(
-          "SUBAGENT_PARENT_NOT_STARTED",
-          `parent subagent ${q(parentId)} was never started; expected its SUBAGENT_STARTED first.`,
-        );
+        throw isNotOpen("SUBAGENT_PARENT_NOT_STARTED", `parent subagent ${q(parentId)}`);
       }
       run.activeSubagents.add(id);
       return undefined;
@@ -740,10 +731,7 @@ const RULES = new Map<string, Rule>([
 function subagentClose(run: Run, e: Rec): undefined {
   const id = reqStr(e.subagentRunId, "subagentRunId");
   if (!run.activeSubagents.delete(id)) {
-    throw new Violation(
-      "SUBAGENT_NOT_ACTIVE",
-      `subagent ${q(id)} is not active; expected SUBAGENT_STARTED first.`,
-    );
+    throw isNotOpen("SUBAGENT_NOT_ACTIVE", `subagent ${q(id)}`);
   }
   run.finishedSubagents.add(id);
   return undefined;
@@ -809,10 +797,7 @@ export class Verifier {
       const phase = this.#phase;
       if (phase !== RUNNING) this.#enter(phase, t);
       else if (t === "RUN_STARTED") {
-        throw new Violation(
-          "RUN_ALREADY_STARTED",
-          "the run is already open; expected RUN_FINISHED or RUN_ERROR first.",
-        );
+        throw isOpen("RUN_ALREADY_STARTED", "the run");
       }
       // Events of one type tend to come in runs (a message streams token by token), so a
       // one-entry cache in front of the table saves hashing the type string each time.
@@ -840,10 +825,7 @@ export class Verifier {
     const opensOrUnordered = type === "RUN_STARTED" || type === "RAW" || type === "CUSTOM";
     if (phase === BEFORE_RUN) {
       if (opensOrUnordered) return;
-      throw new Violation(
-        "EVENT_BEFORE_RUN_STARTED",
-        "no run has started; expected RUN_STARTED first.",
-      );
+      throw isNotOpen("EVENT_BEFORE_RUN_STARTED", "the run");
     }
     if (!this.#sequential || !opensOrUnordered) {
       throw new Violation(
@@ -866,13 +848,10 @@ export class Verifier {
     }
     const v =
       this.#phase === BEFORE_RUN
-        ? new Violation(
-            "STREAM_ENDED_BEFORE_RUN_STARTED",
-            "the stream ended before any run started; expected RUN_STARTED.",
-          )
+        ? isNotOpen("STREAM_ENDED_BEFORE_RUN_STARTED", "the run")
         : new Violation(
             "STREAM_ENDED_BEFORE_RUN_CLOSED",
-            `the stream ended while the run was still open${openSummary(this.#run)}; expected RUN_FINISHED or RUN_ERROR.`,
+            `the run is still open${openSummary(this.#run)}; expected RUN_FINISHED or RUN_ERROR.`,
           );
     const error = toVerifyError(v, this.#index, undefined, undefined);
     this.#error = error;
@@ -929,8 +908,8 @@ function notObject(value: unknown): Violation {
 function decodeFailure(failure: SseDecodeFailure): Violation {
   const text =
     failure.code === "INVALID_JSON"
-      ? `its data ${q(failure.data ?? "")} is not JSON; expected a JSON event.`
-      : "it outgrew maxBufferSize; expected a shorter message.";
+      ? `data ${q(failure.data ?? "")} is not JSON; expected JSON.`
+      : "it exceeds maxBufferSize; expected a shorter message.";
   return new Violation(failure.code, text, undefined, failure.cause);
 }
 
