@@ -42,10 +42,12 @@ const RULE_OF_CODE = {
 /** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
 export type VerifyErrorCode = keyof typeof RULE_OF_CODE;
 
+function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {
+  return Object.freeze(Object.keys(table).filter((key): key is VerifyErrorCode => key in table));
+}
+
 /** Every {@link VerifyErrorCode}, in the order of SPEC §10.2. */
-export const VERIFY_ERROR_CODES: readonly VerifyErrorCode[] = /* @__PURE__ */ Object.freeze(
-  Object.keys(RULE_OF_CODE).filter((key): key is VerifyErrorCode => key in RULE_OF_CODE),
-);
+export const VERIFY_ERROR_CODES: readonly VerifyErrorCode[] = /* @__PURE__ */ codesOf(RULE_OF_CODE);
 
 /**
  * The rule number (0–13) a code belongs to.

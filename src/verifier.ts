@@ -168,42 +168,35 @@ interface SeedMessage {
   readonly toolCallIds: readonly string[] | undefined;
 }
 
-function readString(obj: Rec, key: string, base: string, required: boolean): string | undefined {
-  const path = `${base}.${key}`;
-  const v = obj[key];
-  if (typeof v === "string" || (v === undefined && !required)) return v;
-  throw badField(path, v, "a string");
-}
-
-function readMessages(value: unknown, path: string): SeedMessage[] {
+/**
+ * Reads an array whose elements must be objects (messages, tool calls, interrupts), each
+ * element in full before the next one, as SPEC §4.1 orders the checks.
+ */
+function mapObjects<T>(value: unknown, path: string, read: (item: Rec, at: string) => T): T[] {
   if (!isArray(value)) throw badField(path, value, "an array");
-  const length = value.length;
-  const out: SeedMessage[] = [];
-  for (let i = 0; i < length; i++) {
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i++) {
     const at = `${path}[${i}]`;
-    const m = value[i];
-    if (!isRecord(m)) throw badField(at, m, "an object", true);
-    const id = readString(m, "id", at, true) ?? "";
-    const role = readString(m, "role", at, true) ?? "";
-    const owner = readString(m, "subagentRunId", at, false) ?? PARENT;
-    let toolCallIds: string[] | undefined;
-    if (role === "assistant") {
-      const tcPath = `${at}.toolCalls`;
-      const calls = m.toolCalls;
-      if (calls !== undefined) {
-        if (!isArray(calls)) throw badField(tcPath, calls, "an array");
-        toolCallIds = [];
-        for (let j = 0; j < calls.length; j++) {
-          const callPath = `${tcPath}[${j}]`;
-          const call = calls[j];
-          if (!isRecord(call)) throw badField(callPath, call, "an object", true);
-          toolCallIds.push(readString(call, "id", callPath, true) ?? "");
-        }
-      }
-    }
-    out.push({ id, role, owner, toolCallIds });
+    const item = value[i];
+    if (!isRecord(item)) throw badField(at, item, "an object", true);
+    out.push(read(item, at));
   }
   return out;
+}
+
+/** The messages of MESSAGES_SNAPSHOT or of the input echo, in the order of SPEC §3.3. */
+function readMessages(value: unknown, path: string): SeedMessage[] {
+  return mapObjects(value, path, (m, at) => {
+    const id = reqStr(m.id, `${at}.id`);
+    const role = reqStr(m.role, `${at}.role`);
+    const owner = optStr(m.subagentRunId, `${at}.subagentRunId`) ?? PARENT;
+    const calls = role === "assistant" ? m.toolCalls : undefined;
+    const toolCallIds =
+      calls === undefined
+        ? undefined
+        : mapObjects(calls, `${at}.toolCalls`, (c, cAt) => reqStr(c.id, `${cAt}.id`));
+    return { id, role, owner, toolCallIds };
+  });
 }
 
 /**
@@ -236,17 +229,9 @@ function outcomeLacksInterrupts(outcome: unknown): boolean {
   if (typeof type !== "string") throw badField("outcome.type", type, "a string");
   if (type !== "interrupt") return false;
   const interrupts = outcome.interrupts;
-  if (interrupts === undefined) return true;
-  if (!isArray(interrupts)) {
-    throw badField("outcome.interrupts", interrupts, "an array");
-  }
-  const length = interrupts.length;
-  for (let i = 0; i < length; i++) {
-    const at = `outcome.interrupts[${i}]`;
-    const interrupt = interrupts[i];
-    if (!isRecord(interrupt)) throw badField(at, interrupt, "an object", true);
-  }
-  return length === 0;
+  return (
+    interrupts === undefined || mapObjects(interrupts, "outcome.interrupts", () => 0).length === 0
+  );
 }
 
 const EMPTY_INTERRUPT = "the interrupt outcome has no interrupts; expected one or more.";
