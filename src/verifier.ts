@@ -31,15 +31,22 @@ interface Lane {
   readonly open: Set<string>;
   readonly owners: Map<string, Owner>;
   /**
-   * An id known to be open. A message streams token by token, so most continuations name
-   * the same id as the one before; comparing with it spares the set look-up, which would
-   * hash the (fresh, JSON-parsed) id string every time. Any close clears it.
+   * A few ids known to be open, in slots chosen by each id's last character. Messages and
+   * tool calls stream token by token, a few at a time, so most continuations name one of
+   * them; a string comparison then spares the set look-up, which would hash the (fresh,
+   * JSON-parsed) id string every time. Closing an id clears its slot.
    */
-  hot: string | undefined;
+  readonly hot: (string | undefined)[];
 }
 
+const HOT_SLOTS = 4;
+
 function newLane(): Lane {
-  return { open: new Set(), owners: new Map(), hot: undefined };
+  return { open: new Set(), owners: new Map(), hot: new Array(HOT_SLOTS).fill(undefined) };
+}
+
+function slotOf(id: string): number {
+  return id.charCodeAt(id.length - 1) & (HOT_SLOTS - 1);
 }
 
 /**
@@ -362,14 +369,15 @@ function start(f: Family, lane: Lane, id: string, tag: string | undefined): void
   if (owner === undefined) lane.owners.set(id, tag === undefined ? PARENT : tag);
   else if (tag !== undefined && owner !== tag) throw ownerMismatch(f.noun, id, owner, tag);
   lane.open.add(id);
-  lane.hot = id;
+  lane.hot[slotOf(id)] = id;
 }
 
 /** CONTENT / ARGS: rule 3/4, then rule 9. */
 function proceed(f: Family, lane: Lane, id: string, tag: string | undefined): void {
-  if (id !== lane.hot) {
+  const slot = slotOf(id);
+  if (id !== lane.hot[slot]) {
     if (!lane.open.has(id)) throw notOpen(f, id);
-    lane.hot = id;
+    lane.hot[slot] = id;
   }
   if (tag !== undefined) checkOwner(lane.owners, id, tag, f.noun);
 }
@@ -379,7 +387,8 @@ function close(f: Family, lane: Lane, id: string, tag: string | undefined): void
   if (!lane.open.has(id)) throw notOpen(f, id);
   checkOwner(lane.owners, id, tag, f.noun);
   lane.open.delete(id);
-  if (id === lane.hot) lane.hot = undefined;
+  const slot = slotOf(id);
+  if (id === lane.hot[slot]) lane.hot[slot] = undefined;
 }
 
 function describeOpen(run: Run): string {
@@ -547,7 +556,7 @@ const RULES = new Map<string, Rule>([
         }
       }
       run.toolCalls.open.add(id);
-      run.toolCalls.hot = id;
+      run.toolCalls.hot[slotOf(id)] = id;
       if (recorded === undefined) {
         run.toolCalls.owners.set(
           id,

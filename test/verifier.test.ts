@@ -87,6 +87,61 @@ describe("Verifier", () => {
   });
 });
 
+describe("the open-id cache", () => {
+  // Ids whose last characters share a cache slot ("0" and "4") and ids in other slots.
+  const text = (type: string, messageId: string) => ({ type: `TEXT_MESSAGE_${type}`, messageId });
+  const tool = (type: string, toolCallId: string) => ({ type: `TOOL_CALL_${type}`, toolCallId });
+
+  it("forgets an id when it closes, whatever else shares its slot", () => {
+    const open = [RS, text("START", "a0"), text("START", "b4"), text("CONTENT", "a0")];
+    for (const [events, code, index] of [
+      [[...open, text("END", "a0"), text("CONTENT", "a0")], "TEXT_MESSAGE_NOT_OPEN", 5],
+      [
+        [...open, text("CONTENT", "b4"), text("END", "b4"), text("CONTENT", "b4")],
+        "TEXT_MESSAGE_NOT_OPEN",
+        6,
+      ],
+      [
+        [
+          RS,
+          tool("START", "x1"),
+          tool("START", "y2"),
+          tool("END", "x1"),
+          tool("ARGS", "y2"),
+          tool("ARGS", "x1"),
+        ],
+        "TOOL_CALL_NOT_OPEN",
+        5,
+      ],
+    ] as const) {
+      expect(caught(() => verifyAll(events))).toMatchObject({ code, index });
+    }
+    verifyAll([
+      ...open,
+      text("CONTENT", "b4"),
+      text("END", "a0"),
+      text("CONTENT", "b4"),
+      text("END", "b4"),
+      RF,
+    ]);
+  });
+
+  it("starts afresh with each run", () => {
+    const events = [
+      RS,
+      text("START", "m1"),
+      text("CONTENT", "m1"),
+      { type: "RUN_ERROR" },
+      RS,
+      text("CONTENT", "m1"),
+    ];
+    expect(caught(() => verifyAll(events, { allowSequentialRuns: true }))).toMatchObject({
+      code: "TEXT_MESSAGE_NOT_OPEN",
+      index: 5,
+    });
+  });
+});
+
 describe("decode failures", () => {
   it.each(["INVALID_JSON", "SSE_BUFFER_OVERFLOW"] as const)("%s becomes a rule 0 error", (code) => {
     const cause = new SyntaxError("Unexpected token");
