@@ -14,45 +14,10 @@ import {
   VerifyingTransformStream,
   verifiedEvents,
 } from "../src/index.ts";
+import { type Collected, collect, fromChunks } from "./support/streams.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-interface Collected<T> {
-  values: T[];
-  /** True when the stream errored (read() rejected). */
-  failed: boolean;
-  error: unknown;
-}
-
-/** Reads a stream until it closes or errors. (No Array.fromAsync: absent on Node 20.) */
-async function collect<T>(stream: ReadableStream<T>): Promise<Collected<T>> {
-  const reader = stream.getReader();
-  const values: T[] = [];
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { values, failed: false, error: undefined };
-      values.push(value);
-    }
-  } catch (error) {
-    return { values, failed: true, error };
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/** A stream that hands out the given chunks, one per pull, then closes. */
-function fromChunks<T>(chunks: readonly T[]): ReadableStream<T> {
-  let i = 0;
-  return new ReadableStream<T>({
-    pull(controller) {
-      const chunk = chunks[i++];
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(chunk);
-    },
-  });
-}
 
 const encoder = new TextEncoder();
 
@@ -108,7 +73,7 @@ function normalize(values: readonly unknown[]): Decoded[] {
 
 type Verdict = "valid" | { code: string; index: number } | { notAVerifyError: string };
 function verdictOf(result: Collected<unknown>): Verdict {
-  if (!result.failed) return "valid";
+  if (!result.errored) return "valid";
   const e = result.error;
   if (!(e instanceof VerifyError)) return { notAVerifyError: String(e) };
   return { code: e.code, index: e.index };
@@ -417,7 +382,7 @@ function verifiedPrefix(f: Fixture): unknown[] {
 
 async function replay(f: Fixture, chunks: Uint8Array[]): Promise<void> {
   const decoded = await collect(fromChunks(chunks).pipeThrough(new SseDecoderStream(f.options)));
-  expect(decoded.failed, String(decoded.error)).toBe(false);
+  expect(decoded.errored, String(decoded.error)).toBe(false);
   expect(normalize(decoded.values)).toEqual(f.decoded);
 
   const verified = await collect(verifiedEvents(fromChunks(chunks), f.options));
@@ -518,7 +483,7 @@ describe("targeted splits", () => {
 describe("string input", () => {
   async function decodeStrings(chunks: string[]): Promise<Decoded[]> {
     const r = await collect(fromChunks(chunks).pipeThrough(new SseDecoderStream()));
-    expect(r.failed, String(r.error)).toBe(false);
+    expect(r.errored, String(r.error)).toBe(false);
     return normalize(r.values);
   }
   const text = `data: ${j(RS)}\r\n\r\ndata: ${j(tmc("é😀"))}\r\rdata: ${j(RF)}\n\n`;
@@ -555,7 +520,7 @@ describe("decode failures", () => {
     const r = await collect(
       fromChunks([bytes(`data: ${j(RS)}\n\ndata: [DONE]\n\n`)]).pipeThrough(new SseDecoderStream()),
     );
-    expect(r.failed).toBe(false);
+    expect(r.errored).toBe(false);
     expect(r.values).toHaveLength(2);
     const f = r.values[1];
     expect(f).toBeInstanceOf(SseDecodeFailure);
@@ -650,7 +615,7 @@ describe("large messages", () => {
     const decoded = await collect(
       fromChunks(chunked(input, CHUNK)).pipeThrough(new SseDecoderStream(options)),
     );
-    expect(decoded.failed).toBe(false);
+    expect(decoded.errored).toBe(false);
     expect(decoded.values).toHaveLength(5);
     const content = decoded.values[2] as { type: string; delta: string };
     expect(content.type).toBe("TEXT_MESSAGE_CONTENT");
@@ -700,7 +665,7 @@ describe("a never-ending line", () => {
   it("SseDecoderStream: SSE_BUFFER_OVERFLOW after a bounded number of pulls, then closes; the source is cancelled", async () => {
     const { state, stream } = endless(`data: ${j(RS)}\n\ndata: `);
     const r = await collect(stream.pipeThrough(new SseDecoderStream({ maxBufferSize: MiB })));
-    expect(r.failed, String(r.error)).toBe(false);
+    expect(r.errored, String(r.error)).toBe(false);
     expect(normalize(r.values)).toEqual([RS, failure("SSE_BUFFER_OVERFLOW", undefined)]);
     expect(r.values[1]).toBeInstanceOf(SseDecodeFailure);
     await settle(state);

@@ -41,6 +41,7 @@ import {
   verifiedEvents,
   verifyAll,
 } from "../src/index.ts";
+import { type Collected, type CollectPacing, collect, tick, ticks } from "./support/streams.ts";
 import { finishedRun, sequentialRuns, validRun } from "./support/valid-run.ts";
 
 // ---------------------------------------------------------------------------------------
@@ -105,15 +106,6 @@ function splitAt(data: Uint8Array, cuts: readonly number[]): Uint8Array[] {
   return out;
 }
 
-/** One macrotask. */
-function tick(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-async function ticks(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await tick();
-}
-
 /** Waits (a bounded number of macrotasks) until `condition()` holds; returns whether it did. */
 async function until(condition: () => boolean, maxTicks = 50): Promise<boolean> {
   for (let i = 0; i < maxTicks; i++) {
@@ -121,40 +113,6 @@ async function until(condition: () => boolean, maxTicks = 50): Promise<boolean> 
     await tick();
   }
   return condition();
-}
-
-interface Collected<T> {
-  values: T[];
-  /** True when the stream errored (as opposed to closing). */
-  errored: boolean;
-  error: unknown;
-}
-
-interface CollectPacing {
-  /** Macrotasks to wait before the first read. */
-  before?: number;
-  /** Macrotasks to wait before each later read. */
-  between?: number;
-}
-
-/** Reads `stream` to its end or its error. */
-async function collect<T>(
-  stream: ReadableStream<T>,
-  pacing: CollectPacing = {},
-): Promise<Collected<T>> {
-  const reader = stream.getReader();
-  const values: T[] = [];
-  await ticks(pacing.before ?? 0);
-  try {
-    for (;;) {
-      const result = await reader.read();
-      if (result.done) return { values, errored: false, error: undefined };
-      values.push(result.value);
-      await ticks(pacing.between ?? 0);
-    }
-  } catch (error) {
-    return { values, errored: true, error };
-  }
 }
 
 /** The VerifyError a collection ended with; fails the test if it ended otherwise. */
