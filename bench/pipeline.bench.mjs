@@ -40,7 +40,7 @@ import {
   verifyEvents,
 } from "@ag-ui/client";
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import { agenticRun, chatRun, toolRun } from "./runs.mjs";
+import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -116,20 +116,6 @@ function bodyOf(chunks) {
       if (i === chunks.length) controller.close();
     },
   });
-}
-
-/** A copy that must be rejected: a content event for a message that already ended. */
-function corrupted(events) {
-  let i = events.length - 1;
-  while (i >= 0 && events[i].type !== "TEXT_MESSAGE_END") i--;
-  if (i < 0) return undefined;
-  const bad = events.slice();
-  bad.splice(i + 1, 0, {
-    type: "TEXT_MESSAGE_CONTENT",
-    messageId: events[i].messageId,
-    delta: "late",
-  });
-  return bad;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -660,3 +660,17 @@ export function toolRun(nEvents = 200_000, { seed = 0x7001 } = {}) {
   b.emit([runFinished(b)]);
   return b.events;
 }
+
+/** A copy of a run that every verifier must reject: a content event for a message that already ended. */
+export function corrupted(events) {
+  let i = events.length - 1;
+  while (i >= 0 && events[i].type !== "TEXT_MESSAGE_END") i--;
+  if (i < 0) return undefined;
+  const bad = events.slice();
+  bad.splice(i + 1, 0, {
+    type: "TEXT_MESSAGE_CONTENT",
+    messageId: events[i].messageId,
+    delta: "late",
+  });
+  return bad;
+}

@@ -17,7 +17,7 @@ import { verifyEvents } from "@ag-ui/client";
 // rxjs is @ag-ui/client's own dependency (hoisted to the top-level node_modules); importing
 // the ESM build here gives the same rxjs instance the operator itself uses.
 import { from } from "rxjs";
-import { agenticRun, chatRun, toolRun } from "./runs.mjs";
+import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -181,20 +181,6 @@ async function retainedHeap(events) {
   });
   pinned = undefined;
   return out;
-}
-
-/** A copy that both verifiers must reject: a content event for a message that already ended. */
-function corrupted(events) {
-  let i = events.length - 1;
-  while (i >= 0 && events[i].type !== "TEXT_MESSAGE_END") i--;
-  if (i < 0) return undefined;
-  const bad = events.slice();
-  bad.splice(i + 1, 0, {
-    type: "TEXT_MESSAGE_CONTENT",
-    messageId: events[i].messageId,
-    delta: "late",
-  });
-  return bad;
 }
 
 const fmtRate = (evPerSec) =>
