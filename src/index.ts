@@ -1,7 +1,9 @@
+export * from "./client.ts";
 export * from "./encoder.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
+export * from "./proxy.ts";
 export { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
 export * from "./verified-events.ts";
-export * from "./verifier.ts";
+export { Verifier, type VerifierOptions, validateRunOutcome, verifyAll } from "./verifier.ts";
 export * from "./verifying-stream.ts";

@@ -785,7 +785,7 @@ export class Verifier {
       if (typeof t !== "string") {
         // A decode failure has no `type`, so its check costs nothing on the hot path.
         if (event instanceof SseDecodeFailure) throw decodeFailure(event);
-        throw new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(t)}; expected a string.`);
+        throw typeInvalid(t);
       }
       type = t;
       const phase = this.#phase;
@@ -893,6 +893,26 @@ function unreadableField(
     }
   }
   throw thrown;
+}
+
+function typeInvalid(type: unknown): Violation {
+  return new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(type)}; expected a string.`);
+}
+
+/**
+ * Rule 0's shape checks alone (SPEC §6 step 2), for values read without verification:
+ * the error a decode failure or a value that is no event object would raise at `index`.
+ * @internal
+ */
+export function shapeError(value: unknown, index: number): VerifyError | undefined {
+  const violation = !isRecord(value)
+    ? notObject(value)
+    : value instanceof SseDecodeFailure
+      ? decodeFailure(value)
+      : typeof value.type !== "string"
+        ? typeInvalid(value.type)
+        : undefined;
+  return violation && toVerifyError(violation, index, value, undefined);
 }
 
 function notObject(value: unknown): Violation {

@@ -1,0 +1,222 @@
+/**
+ * The client: POST a run to an agent and read its events, verified by default.
+ * @module
+ */
+
+import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
+import { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
+import { verifiedEvents } from "./verified-events.ts";
+import { shapeError, type VerifierOptions } from "./verifier.ts";
+
+/** Options of {@link runAgent}. */
+export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
+  /** Check the events against the protocol's rules (default true). See {@link runAgent}. */
+  verify?: boolean | undefined;
+  /** The `fetch` to use; by default the global one, looked up at call time. */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** Aborting cancels the request, or the event stream once it is open, with the reason. */
+  signal?: AbortSignal | undefined;
+  /** Extra request headers. */
+  headers?: HeadersInit | undefined;
+}
+
+/** A stream of events that can also be read with `for await`, in every runtime. */
+export type EventStream = ReadableStream<AgUiEvent> & AsyncIterable<AgUiEvent>;
+
+const BODY_START = 1024;
+
+/**
+ * The agent answered with something other than an event stream: a non-2xx status, or a
+ * 2xx response whose content type is not `text/event-stream`.
+ *
+ * @example
+ * ```ts
+ * import { HttpError, runAgent } from "ag-ui-verify";
+ * try { await runAgent(url, input); } catch (e) { if (e instanceof HttpError) console.log(e.status); }
+ * ```
+ */
+export class HttpError extends Error {
+  override readonly name = "HttpError";
+  /** The request's method and URL. */
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  /** The first 1024 characters of the response body, when it could be read. */
+  readonly body: string;
+
+  constructor(message: string, request: Request, response: Response, body: string) {
+    super(message);
+    this.method = request.method;
+    this.url = request.url;
+    this.status = response.status;
+    this.statusText = response.statusText;
+    this.headers = response.headers;
+    this.body = body;
+  }
+}
+
+/** Reads the start of a body for an error message, then lets the connection go. */
+async function bodyStart(response: Response): Promise<string> {
+  try {
+    const text = await response.text();
+    return text.slice(0, BODY_START);
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Runs an agent: POSTs `input` (a RunAgentInput) as JSON with `Accept: text/event-stream`
+ * and returns the response's events as a stream, verified against the protocol's rules.
+ *
+ * - A non-2xx response throws an {@link HttpError}, as does a 2xx response that is not
+ *   `text/event-stream`; a response without a body gives a stream that errors with
+ *   `STREAM_ENDED_BEFORE_RUN_STARTED`.
+ * - With `verify: false` the rules are not checked, but the SSE is still decoded and the
+ *   stream still errors (with a `VerifyError`, rule 0) on data that is not JSON or not an
+ *   event object.
+ * - The returned stream is async-iterable even where `ReadableStream` is not (Safari).
+ *
+ * @example
+ * ```ts
+ * import { runAgent } from "ag-ui-verify";
+ * const events = await runAgent("https://agent.example/run", {
+ *   threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {},
+ * });
+ * for await (const event of events) console.log(event.type);
+ * ```
+ */
+export async function runAgent(
+  urlOrRequest: string | URL | Request,
+  input: RunAgentInput,
+  options: RunAgentOptions = {},
+): Promise<EventStream> {
+  const headers = new Headers(urlOrRequest instanceof Request ? urlOrRequest.headers : undefined);
+  for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
+  headers.set("content-type", "application/json");
+  headers.set("accept", "text/event-stream");
+  const init: RequestInit = { method: "POST", headers, body: JSON.stringify(input) };
+  if (options.signal !== undefined) init.signal = options.signal;
+  const request = new Request(urlOrRequest, init);
+  const response = await (options.fetch ?? globalThis.fetch)(request);
+
+  const describe = `${request.method} ${request.url}`;
+  if (!response.ok) {
+    const body = await bodyStart(response);
+    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    throw new HttpError(
+      `${describe} failed with ${status}${body ? `: ${body.slice(0, 200)}` : ""}`,
+      request,
+      response,
+      body,
+    );
+  }
+  const type = response.headers.get("content-type");
+  if (response.body !== null && !/^\s*text\/event-stream\s*(;|$)/i.test(type ?? "")) {
+    const body = await bodyStart(response);
+    throw new HttpError(
+      `${describe} answered ${response.status} with content-type ${JSON.stringify(type ?? "(none)")}, expected "text/event-stream"`,
+      request,
+      response,
+      body,
+    );
+  }
+
+  const events =
+    options.verify === false
+      ? decodedEvents(response.body, options)
+      : verifiedEvents(response.body, options);
+  return withAsyncIterator(cancelOnAbort(events, options.signal));
+}
+
+/** Decoded but unverified events: only rule 0's shape checks, so the stream's type holds. */
+function decodedEvents(
+  body: ReadableStream<Uint8Array> | null,
+  options: DecoderOptions,
+): ReadableStream<AgUiEvent> {
+  let index = 0;
+  const source = body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  return source.pipeThrough(new SseDecoderStream(options)).pipeThrough(
+    new TransformStream<unknown, AgUiEvent>({
+      transform(value, controller) {
+        const error = shapeError(value, index++);
+        if (error !== undefined) throw error;
+        if (isAgUiEvent(value)) controller.enqueue(value);
+      },
+    }),
+  );
+}
+
+/** Cancels `stream` with the signal's reason when the signal aborts. */
+function cancelOnAbort<T>(
+  stream: ReadableStream<T>,
+  signal: AbortSignal | undefined,
+): ReadableStream<T> {
+  if (signal === undefined) return stream;
+  const reader = stream.getReader();
+  const abort = () => reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", abort, { once: true });
+  return new ReadableStream<T>(
+    {
+      async pull(controller) {
+        let result: ReadableStreamReadResult<T>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          result = { done: true, value: undefined };
+          if (!signal.aborted) {
+            signal.removeEventListener("abort", abort);
+            throw error;
+          }
+        }
+        // An abort cancels the source, which then reads as done: report the abort instead.
+        if (signal.aborted) throw signal.reason;
+        if (result.done) {
+          signal.removeEventListener("abort", abort);
+          controller.close();
+        } else controller.enqueue(result.value);
+      },
+      cancel(reason) {
+        signal.removeEventListener("abort", abort);
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function isAsyncIterable<T>(
+  stream: ReadableStream<T>,
+): stream is ReadableStream<T> & AsyncIterable<T> {
+  return typeof Reflect.get(stream, Symbol.asyncIterator) === "function";
+}
+
+/** Gives a stream `[Symbol.asyncIterator]` where the runtime's ReadableStream lacks it. */
+function withAsyncIterator<T>(stream: ReadableStream<T>): ReadableStream<T> & AsyncIterable<T> {
+  if (!isAsyncIterable(stream)) {
+    const iterate = (): AsyncIterableIterator<T> => {
+      const reader = stream.getReader();
+      const iterator: AsyncIterableIterator<T> = {
+        async next() {
+          const result = await reader.read();
+          if (!result.done) return { done: false, value: result.value };
+          reader.releaseLock();
+          return { done: true, value: undefined };
+        },
+        async return() {
+          await reader.cancel();
+          return { done: true, value: undefined };
+        },
+        [Symbol.asyncIterator]() {
+          return iterator;
+        },
+      };
+      return iterator;
+    };
+    Object.defineProperty(stream, Symbol.asyncIterator, { value: iterate, configurable: true });
+  }
+  if (isAsyncIterable(stream)) return stream;
+  throw new TypeError("the event stream could not be made async-iterable");
+}
