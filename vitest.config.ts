@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// One suite, several runtimes: the shared tests in test/*.test.ts run under Node and under
-// the edge-runtime environment (the globals of Vercel's EdgeVM).
+// One suite, several runtimes. The shared tests in test/*.test.ts run under Node and under
+// the edge-runtime environment (the globals of Vercel's EdgeVM). test/runtimes/*.test.ts
+// start a local agent server and run the runtime cases in real engines: a bare EdgeVM,
+// Deno, Bun, workerd and headless Chromium.
 export default defineConfig({
   test: {
     projects: [
@@ -9,6 +11,16 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "edge", environment: "edge-runtime", include: ["test/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "runtimes",
+          environment: "node",
+          include: ["test/runtimes/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
     ],
   },
