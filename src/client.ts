@@ -59,12 +59,21 @@ export class HttpError extends Error {
 
 /** Reads the start of a body for an error message, then lets the connection go. */
 async function bodyStart(response: Response): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const utf8 = new TextDecoder();
+  let text = "";
   try {
-    const text = await response.text();
-    return text.slice(0, BODY_START);
+    while (text.length < BODY_START) {
+      const chunk = await reader.read();
+      if (chunk.done) return text + utf8.decode();
+      text += utf8.decode(chunk.value, { stream: true });
+    }
+    await reader.cancel();
   } catch {
-    return "";
+    // The start read so far is all the message needs.
   }
+  return text.slice(0, BODY_START);
 }
 
 /**
@@ -100,7 +109,8 @@ export async function runAgent(
   const init: RequestInit = { method: "POST", headers, body: JSON.stringify(input) };
   if (options.signal !== undefined) init.signal = options.signal;
   const request = new Request(urlOrRequest, init);
-  const response = await (options.fetch ?? globalThis.fetch)(request);
+  // The global is looked up now, not at import, so a fetch installed later is used.
+  const response = await (options.fetch ? options.fetch(request) : fetch(request));
 
   const describe = `${request.method} ${request.url}`;
   if (!response.ok) {
