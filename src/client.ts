@@ -175,11 +175,9 @@ function cancelOnAbort<T>(
         try {
           result = await reader.read();
         } catch (error) {
-          result = { done: true, value: undefined };
-          if (!signal.aborted) {
-            signal.removeEventListener("abort", abort);
-            throw error;
-          }
+          if (signal.aborted) throw signal.reason;
+          signal.removeEventListener("abort", abort);
+          throw error;
         }
         // An abort cancels the source, which then reads as done: report the abort instead.
         if (signal.aborted) throw signal.reason;
