@@ -1,0 +1,16 @@
+// The runtime cases (test/runtime/cases.ts) under Bun, through Bun's own fetch, against the
+// local agent server that test/runtimes/bun.test.ts starts and passes in AGENT_URL.
+import { expect, test } from "bun:test";
+import * as lib from "../../src/index.ts";
+import { runtimeCases } from "../runtime/cases.ts";
+
+const base = process.env.AGENT_URL;
+if (base === undefined) {
+  throw new Error("AGENT_URL is not set: run this through test/runtimes/bun.test.ts");
+}
+
+test("engine is Bun", () => {
+  expect(typeof Bun.version).toBe("string");
+});
+
+for (const { name, run } of runtimeCases(lib, base)) test(name, run);
