@@ -206,16 +206,31 @@ function withAsyncIterator<T>(stream: ReadableStream<T>): ReadableStream<T> & As
   if (!isAsyncIterable(stream)) {
     const iterate = (): AsyncIterableIterator<T> => {
       const reader = stream.getReader();
+      let finished = false;
+      const finish = () => {
+        finished = true;
+        reader.releaseLock();
+      };
       const iterator: AsyncIterableIterator<T> = {
         async next() {
-          const result = await reader.read();
+          let result: ReadableStreamReadResult<T>;
+          try {
+            result = await reader.read();
+          } catch (error) {
+            finish();
+            throw error;
+          }
           if (!result.done) return { done: false, value: result.value };
-          reader.releaseLock();
+          finish();
           return { done: true, value: undefined };
         },
-        async return() {
-          await reader.cancel();
-          return { done: true, value: undefined };
+        async return(value?: unknown) {
+          if (!finished) {
+            const cancelled = reader.cancel();
+            finish();
+            await cancelled;
+          }
+          return { done: true, value };
         },
         [Symbol.asyncIterator]() {
           return iterator;

@@ -10,6 +10,8 @@ import type { DecoderOptions } from "./sse-decoder.ts";
 import { verifiedEvents } from "./verified-events.ts";
 import type { VerifierOptions } from "./verifier.ts";
 
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
   /**
@@ -26,7 +28,8 @@ export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
  * A new `Response` whose body is the upstream response's events, decoded, verified and
  * re-encoded as SSE (`text/event-stream`, not cached), so that a proxy never forwards a
  * broken stream. On a violation the upstream body is cancelled, and the downstream stream
- * errors or ends with a `RUN_ERROR` (see `onViolation`). The upstream status is kept.
+ * errors or ends with a `RUN_ERROR` (see `onViolation`). The upstream status is kept; a status
+ * that allows no body (204, 205, 304) passes through without one.
  *
  * @example
  * ```ts
@@ -41,15 +44,18 @@ export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
  * ```
  */
 export function verifyResponse(response: Response, options: VerifyResponseOptions = {}): Response {
+  const init = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  };
+  // Statuses that cannot carry a body (204, 205, 304...) pass through without one.
+  if (NULL_BODY_STATUSES.has(response.status)) return new Response(null, init);
   const events = verifiedEvents(response.body, options);
   const body = (options.onViolation === "run-error" ? endWithRunError(events) : events).pipeThrough(
     new SseEncoderStream(),
   );
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-  });
+  return new Response(body, init);
 }
 
 /** Replaces a violation by a final RUN_ERROR while a run is open, or by the end of the stream. */

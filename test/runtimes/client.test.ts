@@ -1,0 +1,875 @@
+// runAgent and verifyResponse in detail, under Node, against the local agent server
+// (test/server/agent-server.ts) and against in-memory responses.
+
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  type AgUiEvent,
+  HttpError,
+  isVerifyError,
+  runAgent,
+  VerifyError,
+  verifyAll,
+  verifyResponse,
+} from "../../src/index.ts";
+import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
+import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
+
+let server: AgentServer;
+
+beforeAll(async () => {
+  server = await startAgentServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const utf8 = new TextEncoder();
+
+interface Drained {
+  events: AgUiEvent[];
+  errored: boolean;
+  error: unknown;
+}
+
+/** Reads a stream of events to its end or its error, with `for await`. */
+async function drain(stream: AsyncIterable<AgUiEvent>): Promise<Drained> {
+  const events: AgUiEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (error) {
+    return { events, errored: true, error };
+  }
+  return { events, errored: false, error: undefined };
+}
+
+/** Reads a byte stream to its end or its error, decoded as UTF-8. */
+async function drainText(
+  body: ReadableStream<Uint8Array> | null,
+): Promise<{ text: string; errored: boolean; error: unknown }> {
+  if (body === null) return { text: "", errored: false, error: undefined };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text: text + decoder.decode(), errored: false, error: undefined };
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    return { text: text + decoder.decode(), errored: true, error };
+  }
+}
+
+/** Parses `data: <json>\n\n` SSE, insisting on exactly that framing. */
+function parseSse(text: string): unknown[] {
+  if (text === "") return [];
+  expect(text.endsWith("\n\n")).toBe(true);
+  return text
+    .slice(0, -2)
+    .split("\n\n")
+    .map((block) => {
+      expect(block.startsWith("data: ")).toBe(true);
+      expect(block.includes("\n")).toBe(false);
+      return JSON.parse(block.slice(6));
+    });
+}
+
+/** Rejects when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves once `condition()` holds, checking every few ms, for at most `ms`. */
+async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms: ${what}`);
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
+/** The error `promise` rejects with (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** A `fetch` that answers every request with an in-memory response. */
+function answering(make: () => Response) {
+  return vi.fn(async (_request: Request) => make());
+}
+
+function eventStream(body: BodyInit | null, init: ResponseInit = {}): Response {
+  return new Response(body, { ...init, headers: { "content-type": "text/event-stream" } });
+}
+
+/** A body that hands out the given chunks one per pull and records its cancellation. */
+function countingBody(chunks: readonly string[], endless = false) {
+  const state = { pulls: 0, cancelled: false, reason: undefined as unknown };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[state.pulls++];
+      if (chunk !== undefined) controller.enqueue(utf8.encode(chunk));
+      // An endless body only stops when it is cancelled.
+      else if (endless) controller.enqueue(utf8.encode(": keep-alive\n\n"));
+      else controller.close();
+    },
+    cancel(reason) {
+      state.cancelled = true;
+      state.reason = reason;
+    },
+  });
+  return { body, state };
+}
+
+const perEvent = (events: readonly unknown[]) => events.map((event) => sse([event]));
+
+/** The VerifyError `verifyAll` reports for `events`. */
+function expectedError(events: readonly unknown[]): VerifyError {
+  try {
+    verifyAll(events);
+  } catch (error) {
+    if (error instanceof VerifyError) return error;
+    throw error;
+  }
+  throw new Error("expected the events to break a rule");
+}
+
+describe("runAgent: the request", () => {
+  it("POSTs the input as JSON, accepting text/event-stream", async () => {
+    const at = server.requests.length;
+    const { events, errored } = await drain(await runAgent(`${server.url}/run/valid`, RUN_INPUT));
+    expect(errored).toBe(false);
+    expect(events).toEqual(validRun());
+    const request = server.requests[at];
+    expect(request?.method).toBe("POST");
+    expect(request?.url).toBe("/run/valid");
+    expect(request?.headers.accept).toBe("text/event-stream");
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(request?.body ?? "")).toEqual(RUN_INPUT);
+    expect(request?.body).toBe(JSON.stringify(RUN_INPUT));
+  });
+
+  it("takes a URL object", async () => {
+    const at = server.requests.length;
+    const { events } = await drain(await runAgent(new URL("/run/valid", server.url), RUN_INPUT));
+    expect(events).toEqual(validRun());
+    expect(server.requests[at]?.url).toBe("/run/valid");
+  });
+
+  it("merges extra headers, keeping its own content-type and accept", async () => {
+    const at = server.requests.length;
+    await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, {
+        headers: { authorization: "Bearer t0k3n", "X-Trace": "abc", accept: "application/json" },
+      }),
+    );
+    const headers = server.requests[at]?.headers;
+    expect(headers?.authorization).toBe("Bearer t0k3n");
+    expect(headers?.["x-trace"]).toBe("abc");
+    expect(headers?.accept).toBe("text/event-stream");
+    expect(headers?.["content-type"]).toBe("application/json");
+  });
+
+  it("takes headers as a Headers object or as pairs", async () => {
+    const at = server.requests.length;
+    await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, {
+        headers: new Headers({ "x-one": "1" }),
+      }),
+    );
+    await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, { headers: [["x-two", "2"]] }),
+    );
+    expect(server.requests[at]?.headers["x-one"]).toBe("1");
+    expect(server.requests[at + 1]?.headers["x-two"]).toBe("2");
+  });
+
+  it("takes a Request: its URL and headers are used, the method and body are its own", async () => {
+    const at = server.requests.length;
+    const request = new Request(`${server.url}/run/valid?crlf=1`, {
+      method: "PUT",
+      headers: { authorization: "Bearer from-request", "x-both": "request" },
+    });
+    const { events } = await drain(
+      await runAgent(request, RUN_INPUT, { headers: { "x-both": "option" } }),
+    );
+    expect(events).toEqual(validRun());
+    const seen = server.requests[at];
+    expect(seen?.method).toBe("POST");
+    expect(seen?.url).toBe("/run/valid?crlf=1");
+    expect(seen?.headers.authorization).toBe("Bearer from-request");
+    expect(seen?.headers["x-both"]).toBe("option");
+    expect(seen?.headers.accept).toBe("text/event-stream");
+    expect(JSON.parse(seen?.body ?? "")).toEqual(RUN_INPUT);
+  });
+
+  it("uses the injected fetch, with one Request", async () => {
+    const spy = vi.fn((request: Request) => globalThis.fetch(request));
+    const at = server.requests.length;
+    const { events } = await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, { fetch: spy }),
+    );
+    expect(events).toEqual(validRun());
+    expect(spy).toHaveBeenCalledTimes(1);
+    const request = spy.mock.calls[0]?.[0];
+    expect(request).toBeInstanceOf(Request);
+    expect(request?.method).toBe("POST");
+    expect(request?.url).toBe(`${server.url}/run/valid`);
+    expect(request?.headers.get("accept")).toBe("text/event-stream");
+    expect(server.requests.length).toBe(at + 1);
+  });
+
+  it("looks the global fetch up at call time", async () => {
+    const original = globalThis.fetch;
+    const spy = vi.fn((input: RequestInfo | URL, init?: RequestInit) => original(input, init));
+    globalThis.fetch = spy as typeof fetch;
+    try {
+      const { events } = await drain(await runAgent(`${server.url}/run/valid`, RUN_INPUT));
+      expect(events).toEqual(validRun());
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy.mock.calls[0]?.[0]).toBeInstanceOf(Request);
+  });
+
+  it("calls the global fetch without a `this` it would reject", async () => {
+    const original = globalThis.fetch;
+    globalThis.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      if (this !== undefined && this !== globalThis) throw new TypeError("Illegal invocation");
+      return original(input, init);
+    } as typeof fetch;
+    try {
+      const { events } = await drain(await runAgent(`${server.url}/run/valid`, RUN_INPUT));
+      expect(events).toEqual(validRun());
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});
+
+describe("runAgent: abort", () => {
+  it("an abort before the response rejects with the reason and drops the request", async () => {
+    const at = server.requests.length;
+    const controller = new AbortController();
+    const reason = new Error("user stopped it");
+    const pending = runAgent(`${server.url}/run/valid?wait=3000`, RUN_INPUT, {
+      signal: controller.signal,
+    });
+    await until(() => server.requests.length > at, 5000, "the request to arrive");
+    controller.abort(reason);
+    expect(await within(rejection(pending), 5000, "runAgent to reject")).toBe(reason);
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+  });
+
+  it("an already-aborted signal rejects with the reason", async () => {
+    const reason = new Error("never mind");
+    const error = await rejection(
+      runAgent(`${server.url}/run/valid`, RUN_INPUT, { signal: AbortSignal.abort(reason) }),
+    );
+    expect(error).toBe(reason);
+  });
+
+  it("an abort during the stream errors it with the reason and closes the connection", async () => {
+    const at = server.requests.length;
+    const controller = new AbortController();
+    const reason = new Error("user stopped the stream");
+    const stream = await runAgent(`${server.url}/run/stall?events=3`, RUN_INPUT, {
+      signal: controller.signal,
+    });
+    const reader = stream.getReader();
+    const first: unknown[] = [];
+    for (let i = 0; i < 3; i++) first.push((await reader.read()).value);
+    expect(first).toEqual(validRun().slice(0, 3));
+    // The fourth event never comes: the read waits on the network when the abort lands.
+    const next = reader.read();
+    setTimeout(() => controller.abort(reason), 30);
+    expect(await within(rejection(next), 5000, "the read to reject")).toBe(reason);
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    // The stream stays errored with the reason.
+    expect(await rejection(reader.read())).toBe(reason);
+  });
+
+  it("an abort between reads errors the next read with the reason", async () => {
+    const at = server.requests.length;
+    const controller = new AbortController();
+    const stream = await runAgent(`${server.url}/run/stall?events=5`, RUN_INPUT, {
+      signal: controller.signal,
+    });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toEqual(validRun()[0]);
+    controller.abort();
+    const error = await within(rejection(reader.read()), 5000, "the read to reject");
+    expect(error).toBe(controller.signal.reason);
+    expect((error as Error).name).toBe("AbortError");
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+  });
+
+  it("a Request's own signal aborts the stream too, with its reason", async () => {
+    const at = server.requests.length;
+    const controller = new AbortController();
+    const reason = new Error("aborted through the Request");
+    const request = new Request(`${server.url}/run/stall?events=1`, { signal: controller.signal });
+    const reader = (await runAgent(request, RUN_INPUT)).getReader();
+    expect((await reader.read()).value).toEqual(validRun()[0]);
+    const next = reader.read();
+    setTimeout(() => controller.abort(reason), 30);
+    expect(await within(rejection(next), 5000, "the read to reject")).toBe(reason);
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+  });
+
+  it("an abort after the stream ended changes nothing", async () => {
+    const controller = new AbortController();
+    const { events, errored } = await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, { signal: controller.signal }),
+    );
+    controller.abort(new Error("late"));
+    expect(errored).toBe(false);
+    expect(events).toEqual(validRun());
+  });
+
+  it("with a signal, a violation still errors with the VerifyError", async () => {
+    const { events, error } = await drain(
+      await runAgent(`${server.url}/run/violation?chunk=5`, RUN_INPUT, {
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(events).toEqual(validRun().slice(0, VIOLATION_PREFIX));
+    expect(isVerifyError(error) && error.code).toBe("TEXT_MESSAGE_NOT_OPEN");
+  });
+});
+
+describe("runAgent: options passed through", () => {
+  const twoRuns = () => {
+    const run = validRun();
+    const second = run.map((event) =>
+      "runId" in event ? { ...event, runId: "run-2" } : { ...event },
+    );
+    return [...run, ...second];
+  };
+
+  it("allowSequentialRuns", async () => {
+    const fetch = answering(() => eventStream(sse(twoRuns())));
+    const strict = await drain(await runAgent("http://agent.test/run", RUN_INPUT, { fetch }));
+    expect(strict.events).toEqual(validRun());
+    expect(isVerifyError(strict.error) && strict.error.index).toBe(validRun().length);
+
+    const lenient = await drain(
+      await runAgent("http://agent.test/run", RUN_INPUT, { fetch, allowSequentialRuns: true }),
+    );
+    expect(lenient.errored).toBe(false);
+    expect(lenient.events).toEqual(twoRuns());
+  });
+
+  it("maxBufferSize, over the network", async () => {
+    // 7-byte writes 5 ms apart: the first lines reach the parser in pieces longer than 16.
+    const url = `${server.url}/run/valid?chunk=7&delay=5`;
+    const { errored, error } = await drain(await runAgent(url, RUN_INPUT, { maxBufferSize: 16 }));
+    expect(errored).toBe(true);
+    expect(isVerifyError(error) && error.code).toBe("SSE_BUFFER_OVERFLOW");
+
+    const roomy = await drain(await runAgent(url, RUN_INPUT, { maxBufferSize: 1000 }));
+    expect(roomy.errored).toBe(false);
+    expect(roomy.events).toEqual(validRun());
+  });
+
+  it("maxBufferSize, with verify: false", async () => {
+    const url = `${server.url}/run/valid?chunk=7&delay=5`;
+    const { error } = await drain(
+      await runAgent(url, RUN_INPUT, { maxBufferSize: 16, verify: false }),
+    );
+    expect(isVerifyError(error) && error.code).toBe("SSE_BUFFER_OVERFLOW");
+  });
+});
+
+describe("runAgent: responses that are not event streams", () => {
+  it("a 502 throws an HttpError with status, headers and body", async () => {
+    const url = `${server.url}/status/502`;
+    const error = await rejection(runAgent(url, RUN_INPUT));
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toBeInstanceOf(Error);
+    const http = error as HttpError;
+    expect(http.name).toBe("HttpError");
+    expect(http.message).toBe(`POST ${url} failed with 502 Bad Gateway: upstream says 502`);
+    expect(http.method).toBe("POST");
+    expect(http.url).toBe(url);
+    expect(http.status).toBe(502);
+    expect(http.statusText).toBe("Bad Gateway");
+    expect(http.headers).toBeInstanceOf(Headers);
+    expect(http.headers.get("x-upstream")).toBe("agent-server");
+    expect(http.body).toBe("upstream says 502");
+    expect(isVerifyError(error)).toBe(false);
+  });
+
+  it.each([400, 401, 404, 500, 503])("a %i throws an HttpError", async (status) => {
+    const error = await rejection(runAgent(`${server.url}/status/${status}`, RUN_INPUT));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(status);
+    expect((error as HttpError).message).toContain(`failed with ${status} `);
+  });
+
+  it("keeps only the start of a long error body", async () => {
+    const long = `${"x".repeat(3000)}END`;
+    const fetch = answering(() => new Response(long, { status: 500, statusText: "Oops" }));
+    const error = (await rejection(
+      runAgent("http://agent.test/run", RUN_INPUT, { fetch }),
+    )) as HttpError;
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.body).toBe("x".repeat(1024));
+    expect(error.message).toBe(
+      `POST http://agent.test/run failed with 500 Oops: ${"x".repeat(200)}`,
+    );
+  });
+
+  it("an error without a status text or body reads cleanly", async () => {
+    const fetch = answering(() => new Response(null, { status: 500 }));
+    const error = (await rejection(
+      runAgent("http://agent.test/run", RUN_INPUT, { fetch }),
+    )) as HttpError;
+    expect(error.message).toBe("POST http://agent.test/run failed with 500");
+    expect(error.body).toBe("");
+  });
+
+  it("a 2xx text/html response throws an HttpError naming the content type", async () => {
+    const url = `${server.url}/content-type/${encodeURIComponent("text/html")}`;
+    const error = await rejection(runAgent(url, RUN_INPUT));
+    expect(error).toBeInstanceOf(HttpError);
+    const http = error as HttpError;
+    expect(http.status).toBe(200);
+    expect(http.message).toContain("text/html");
+    expect(http.message.startsWith(`POST ${url} `)).toBe(true);
+    expect(http.body).toContain("not an event stream");
+  });
+
+  it.each(["application/json", "text/plain", "text/event-streams"])(
+    "a 2xx %s response throws an HttpError",
+    async (type) => {
+      const url = `${server.url}/content-type/${encodeURIComponent(type)}`;
+      const error = await rejection(runAgent(url, RUN_INPUT));
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).message).toContain(type);
+    },
+  );
+
+  it("a 2xx body without a content type throws an HttpError", async () => {
+    const fetch = answering(() => new Response(new Blob([sse(validRun())]).stream()));
+    const error = await rejection(runAgent("http://agent.test/run", RUN_INPUT, { fetch }));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).message).toContain("content-type");
+  });
+
+  it.each([
+    "text/event-stream; charset=utf-8",
+    "Text/Event-Stream",
+    "text/event-stream;charset=UTF-8",
+  ])("accepts %s", async (type) => {
+    const url = `${server.url}/content-type/${encodeURIComponent(type)}`;
+    const { events, errored } = await drain(await runAgent(url, RUN_INPUT));
+    expect(errored).toBe(false);
+    expect(events).toEqual(validRun());
+  });
+
+  it("a 204 without a body gives a stream ending in STREAM_ENDED_BEFORE_RUN_STARTED", async () => {
+    const { events, error } = await drain(await runAgent(`${server.url}/no-body`, RUN_INPUT));
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(VerifyError);
+    expect((error as VerifyError).code).toBe("STREAM_ENDED_BEFORE_RUN_STARTED");
+    expect((error as VerifyError).index).toBe(0);
+  });
+});
+
+describe("runAgent: verify: false", () => {
+  it("delivers a violating run whole", async () => {
+    const { events, errored } = await drain(
+      await runAgent(`${server.url}/run/violation`, RUN_INPUT, { verify: false }),
+    );
+    expect(errored).toBe(false);
+    expect(events).toEqual(violationRun());
+  });
+
+  it("still errors on [DONE] with INVALID_JSON", async () => {
+    const { events, error } = await drain(
+      await runAgent(`${server.url}/run/done?chunk=11`, RUN_INPUT, { verify: false }),
+    );
+    expect(events).toEqual(validRun());
+    expect(error).toBeInstanceOf(VerifyError);
+    expect((error as VerifyError).code).toBe("INVALID_JSON");
+    expect((error as VerifyError).index).toBe(validRun().length);
+    expect((error as VerifyError).message).toContain("[DONE]");
+  });
+
+  it("still errors on data that is not an event object", async () => {
+    const fetch = answering(() => eventStream(`${sse(validRun().slice(0, 2))}data: 42\n\n`));
+    const { events, error } = await drain(
+      await runAgent("http://agent.test/run", RUN_INPUT, { fetch, verify: false }),
+    );
+    expect(events).toEqual(validRun().slice(0, 2));
+    expect(isVerifyError(error) && [error.code, error.index]).toEqual(["EVENT_NOT_OBJECT", 2]);
+  });
+
+  it("does not check the run's end", async () => {
+    const fetch = answering(() => eventStream(sse(validRun().slice(0, 4))));
+    const { events, errored } = await drain(
+      await runAgent("http://agent.test/run", RUN_INPUT, { fetch, verify: false }),
+    );
+    expect(errored).toBe(false);
+    expect(events).toEqual(validRun().slice(0, 4));
+  });
+});
+
+describe("runAgent: the stream", () => {
+  it("with verification on, [DONE] after the run is a VerifyError", async () => {
+    const { events, error } = await drain(await runAgent(`${server.url}/run/done`, RUN_INPUT));
+    expect(events).toEqual(validRun());
+    expect(isVerifyError(error)).toBe(true);
+  });
+
+  it.each(["1", "3", "7", "64"])("decodes the run written %s bytes at a time", async (chunk) => {
+    const url = `${server.url}/run/valid?chunk=${chunk}&crlf=${chunk === "3" ? 1 : 0}`;
+    const { events, errored } = await drain(await runAgent(url, RUN_INPUT));
+    expect(errored).toBe(false);
+    expect(events).toEqual(validRun());
+  });
+
+  it("a long run, with delays between writes", async () => {
+    const url = `${server.url}/run/valid?events=400&chunk=512&delay=1`;
+    const { events, errored } = await drain(await runAgent(url, RUN_INPUT));
+    expect(errored).toBe(false);
+    expect(events.length).toBe(400);
+    expect(() => verifyAll(events)).not.toThrow();
+  });
+
+  it("a mid-stream disconnect errors the stream, never ends it cleanly", async () => {
+    const { events, errored, error } = await drain(
+      await runAgent(`${server.url}/run/disconnect?events=4`, RUN_INPUT),
+    );
+    expect(events).toEqual(validRun().slice(0, 4));
+    expect(errored).toBe(true);
+    // Node's fetch reports the cut as a network error (TypeError "terminated"); a runtime
+    // that reads it as the end of the body gets STREAM_ENDED_BEFORE_RUN_CLOSED instead.
+    if (isVerifyError(error)) expect(error.code).toBe("STREAM_ENDED_BEFORE_RUN_CLOSED");
+    else expect(error).toBeInstanceOf(TypeError);
+  });
+
+  it("is a ReadableStream and async-iterable", async () => {
+    const stream = await runAgent(`${server.url}/run/valid`, RUN_INPUT);
+    expect(stream).toBeInstanceOf(ReadableStream);
+    expect(typeof stream[Symbol.asyncIterator]).toBe("function");
+    await stream.cancel();
+  });
+
+  it("breaking out of for await cancels the stream and closes the connection", async () => {
+    const at = server.requests.length;
+    const seen: AgUiEvent[] = [];
+    for await (const event of await runAgent(`${server.url}/run/stall?events=3`, RUN_INPUT)) {
+      seen.push(event);
+      if (seen.length === 2) break;
+    }
+    expect(seen).toEqual(validRun().slice(0, 2));
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+  });
+
+  describe("where ReadableStream lacks async iteration", () => {
+    const proto = ReadableStream.prototype;
+    const descriptor = Object.getOwnPropertyDescriptor(proto, Symbol.asyncIterator);
+
+    /**
+     * Runs `body` with `ReadableStream.prototype[Symbol.asyncIterator]` deleted, except
+     * inside `fetch` (below): Node's fetch itself iterates the request body that way.
+     */
+    async function withoutAsyncIterator<T>(body: () => Promise<T>): Promise<T> {
+      expect(descriptor).toBeDefined();
+      Reflect.deleteProperty(proto, Symbol.asyncIterator);
+      try {
+        expect(Symbol.asyncIterator in new ReadableStream()).toBe(false);
+        return await body();
+      } finally {
+        if (descriptor) Object.defineProperty(proto, Symbol.asyncIterator, descriptor);
+      }
+    }
+
+    /** The global fetch, with the prototype's async iterator back while it sends the request. */
+    async function fetch(request: Request): Promise<Response> {
+      if (descriptor) Object.defineProperty(proto, Symbol.asyncIterator, descriptor);
+      try {
+        return await globalThis.fetch(request);
+      } finally {
+        Reflect.deleteProperty(proto, Symbol.asyncIterator);
+      }
+    }
+
+    it("for await reads the run", async () => {
+      await withoutAsyncIterator(async () => {
+        const stream = await runAgent(`${server.url}/run/valid?chunk=9`, RUN_INPUT, { fetch });
+        expect(Object.hasOwn(stream, Symbol.asyncIterator)).toBe(true);
+        const { events, errored } = await drain(stream);
+        expect(errored).toBe(false);
+        expect(events).toEqual(validRun());
+        // The iterator released its lock at the end.
+        expect(stream.locked).toBe(false);
+      });
+    });
+
+    it("for await surfaces a violation after the earlier events", async () => {
+      await withoutAsyncIterator(async () => {
+        const { events, error } = await drain(
+          await runAgent(`${server.url}/run/violation`, RUN_INPUT, {
+            fetch,
+            signal: new AbortController().signal,
+          }),
+        );
+        expect(events).toEqual(validRun().slice(0, VIOLATION_PREFIX));
+        expect(isVerifyError(error) && error.code).toBe("TEXT_MESSAGE_NOT_OPEN");
+      });
+    });
+
+    it("break cancels the stream and closes the connection", async () => {
+      await withoutAsyncIterator(async () => {
+        const at = server.requests.length;
+        const stream = await runAgent(`${server.url}/run/stall?events=3`, RUN_INPUT, { fetch });
+        const seen: AgUiEvent[] = [];
+        for await (const event of stream) {
+          seen.push(event);
+          if (seen.length === 2) break;
+        }
+        expect(seen).toEqual(validRun().slice(0, 2));
+        expect(await within(server.closed(at), 5000, "the server to see the close")).toBe(
+          "aborted",
+        );
+      });
+    });
+
+    it("behaves like the native iterator at the end and after an error", async () => {
+      await withoutAsyncIterator(async () => {
+        const done = await runAgent(`${server.url}/run/valid`, RUN_INPUT, { fetch });
+        const it = done[Symbol.asyncIterator]();
+        while (!(await it.next()).done) {}
+        expect(await it.return?.()).toEqual({ done: true, value: undefined });
+        const failed = await runAgent(`${server.url}/run/violation`, RUN_INPUT, { fetch });
+        const { error } = await drain(failed);
+        expect(isVerifyError(error)).toBe(true);
+        expect(failed.locked).toBe(false);
+      });
+    });
+
+    it("break with a signal cancels the stream and closes the connection", async () => {
+      await withoutAsyncIterator(async () => {
+        const at = server.requests.length;
+        const stream = await runAgent(`${server.url}/run/stall?events=3`, RUN_INPUT, {
+          fetch,
+          signal: new AbortController().signal,
+        });
+        for await (const event of stream) {
+          expect(event.type).toBe("RUN_STARTED");
+          break;
+        }
+        expect(await within(server.closed(at), 5000, "the server to see the close")).toBe(
+          "aborted",
+        );
+      });
+    });
+  });
+});
+
+describe("verifyResponse", () => {
+  it("re-serves a valid run as text/event-stream, not cached, byte-exactly", async () => {
+    const upstream = new Response(countingBody([sse(validRun(), true)]).body, {
+      status: 201,
+      statusText: "Created",
+      headers: { "content-type": "text/event-stream", "content-length": "1", etag: "x" },
+    });
+    const response = verifyResponse(upstream);
+    expect(response).toBeInstanceOf(Response);
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe("Created");
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("content-length")).toBeNull();
+    expect(await response.text()).toBe(sse(validRun()));
+  });
+
+  it("re-serves a run from the agent server, however it was chunked", async () => {
+    const upstream = await fetch(`${server.url}/run/valid?crlf=1&chunk=5`, { method: "POST" });
+    const text = await verifyResponse(upstream).text();
+    expect(text).toBe(sse(validRun()));
+    expect(parseSse(text)).toEqual(validRun());
+  });
+
+  it.each([204, 205, 304])("passes a %i (a status without a body) through", async (status) => {
+    const response = verifyResponse(new Response(null, { status }));
+    expect(response.status).toBe(status);
+    expect(response.body).toBeNull();
+  });
+
+  it("an empty upstream body errors with STREAM_ENDED_BEFORE_RUN_STARTED", async () => {
+    const { text, error } = await drainText(verifyResponse(new Response(null)).body);
+    expect(text).toBe("");
+    expect(isVerifyError(error) && error.code).toBe("STREAM_ENDED_BEFORE_RUN_STARTED");
+  });
+
+  describe.each([
+    ["one event per chunk", perEvent],
+    ["all in one chunk", (events: readonly unknown[]) => [sse(events)]],
+  ])("%s", (_, chunking) => {
+    it("by default errors the body with the VerifyError after the earlier events", async () => {
+      const upstream = countingBody(chunking(violationRun()), true);
+      const response = verifyResponse(new Response(upstream.body));
+      const { text, errored, error } = await drainText(response.body);
+      expect(text).toBe(sse(validRun().slice(0, VIOLATION_PREFIX)));
+      expect(errored).toBe(true);
+      expect(error).toBeInstanceOf(VerifyError);
+      const expected = expectedError(violationRun());
+      expect((error as VerifyError).code).toBe("TEXT_MESSAGE_NOT_OPEN");
+      expect((error as VerifyError).index).toBe(VIOLATION_PREFIX);
+      expect((error as VerifyError).message).toBe(expected.message);
+      expect(upstream.state.cancelled).toBe(true);
+      expect(upstream.state.reason).toBe(error);
+    });
+
+    it("in run-error mode ends cleanly with a RUN_ERROR", async () => {
+      const upstream = countingBody(chunking(violationRun()), true);
+      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
+      const { text, errored } = await drainText(response.body);
+      expect(errored).toBe(false);
+      const events = parseSse(text);
+      const expected = expectedError(violationRun());
+      expect(events).toEqual([
+        ...validRun().slice(0, VIOLATION_PREFIX),
+        { type: "RUN_ERROR", message: expected.message, code: "TEXT_MESSAGE_NOT_OPEN" },
+      ]);
+      expect(() => verifyAll(events)).not.toThrow();
+      expect(upstream.state.cancelled).toBe(true);
+      expect(isVerifyError(upstream.state.reason)).toBe(true);
+    });
+
+    it("in run-error mode, a violation after the run closed just ends the stream", async () => {
+      const events = [...validRun(), { type: "CUSTOM", name: "late", value: 1 }];
+      const upstream = countingBody(chunking(events), true);
+      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
+      const { text, errored } = await drainText(response.body);
+      expect(errored).toBe(false);
+      expect(text).toBe(sse(validRun()));
+      expect(upstream.state.cancelled).toBe(true);
+      expect(isVerifyError(upstream.state.reason) && upstream.state.reason.code).toBe(
+        "EVENT_AFTER_RUN_CLOSED",
+      );
+    });
+
+    it("in run-error mode, a stream that never starts a run just ends", async () => {
+      const events = [{ type: "TEXT_MESSAGE_START", messageId: "m1" }, ...validRun()];
+      const upstream = countingBody(chunking(events), true);
+      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
+      const { text, errored } = await drainText(response.body);
+      expect(errored).toBe(false);
+      expect(text).toBe("");
+      expect(upstream.state.cancelled).toBe(true);
+    });
+
+    it("in run-error mode, a run cut off ends with a RUN_ERROR", async () => {
+      const cut = validRun().slice(0, 6);
+      const upstream = countingBody(chunking(cut));
+      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
+      const events = parseSse(await response.text());
+      expect(events.slice(0, -1)).toEqual(cut);
+      expect(events.at(-1)).toMatchObject({
+        type: "RUN_ERROR",
+        code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
+      });
+      expect(() => verifyAll(events)).not.toThrow();
+    });
+  });
+
+  it("in run-error mode, an empty upstream just ends", async () => {
+    const response = verifyResponse(new Response(""), { onViolation: "run-error" });
+    const { text, errored } = await drainText(response.body);
+    expect(errored).toBe(false);
+    expect(text).toBe("");
+  });
+
+  it("in run-error mode, an undecodable message becomes a RUN_ERROR", async () => {
+    const upstream = countingBody([sse(validRun().slice(0, 2)), "data: [DONE]\n\n"], true);
+    const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
+    const events = parseSse(await response.text());
+    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "INVALID_JSON" });
+    expect(() => verifyAll(events)).not.toThrow();
+    expect(upstream.state.cancelled).toBe(true);
+  });
+
+  it("passes an upstream network error on unchanged, in both modes", async () => {
+    for (const onViolation of ["error", "run-error"] as const) {
+      const failure = new TypeError("network down");
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) controller.error(failure);
+          else controller.enqueue(utf8.encode(sse(validRun().slice(0, 3))));
+          sent = true;
+        },
+      });
+      const { text, error } = await drainText(
+        verifyResponse(new Response(body), { onViolation }).body,
+      );
+      expect(text).toBe(sse(validRun().slice(0, 3)));
+      expect(error).toBe(failure);
+    }
+  });
+
+  it.each(["error", "run-error"] as const)(
+    "cancelling the downstream body cancels the upstream (%s mode)",
+    async (onViolation) => {
+      const upstream = countingBody(perEvent(validRun()), true);
+      const response = verifyResponse(new Response(upstream.body), { onViolation });
+      const reader = response.body?.getReader();
+      const first = await reader?.read();
+      expect(new TextDecoder().decode(first?.value)).toBe(sse(validRun().slice(0, 1)));
+      await reader?.cancel("client went away");
+      await until(() => upstream.state.cancelled, 5000, "the upstream to be cancelled");
+      expect(upstream.state.reason).toBe("client went away");
+      // Only what the reader asked for was pulled (plus the stream's small read-ahead).
+      expect(upstream.state.pulls).toBeLessThan(6);
+    },
+  );
+
+  it("passes options on: allowSequentialRuns and maxBufferSize", async () => {
+    const two = [...validRun(), ...validRun()];
+    const strict = await drainText(verifyResponse(new Response(sse(two))).body);
+    expect(isVerifyError(strict.error) && strict.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
+    const lenient = verifyResponse(new Response(sse(two)), { allowSequentialRuns: true });
+    expect(await lenient.text()).toBe(sse(two));
+
+    const bytes = utf8.encode(sse(validRun()));
+    const chunks: string[] = [];
+    for (let at = 0; at < bytes.length; at += 7) {
+      chunks.push(new TextDecoder().decode(bytes.subarray(at, at + 7), { stream: true }));
+    }
+    const small = verifyResponse(new Response(countingBody(chunks).body), { maxBufferSize: 16 });
+    const { error } = await drainText(small.body);
+    expect(isVerifyError(error) && error.code).toBe("SSE_BUFFER_OVERFLOW");
+  });
+
+  it("proxies an agent-server run end to end through runAgent", async () => {
+    // The proxy's output is itself a valid agent response.
+    const fetch = vi.fn(async (request: Request) =>
+      verifyResponse(await globalThis.fetch(request), { onViolation: "run-error" }),
+    );
+    const ok = await drain(await runAgent(`${server.url}/run/valid?chunk=3`, RUN_INPUT, { fetch }));
+    expect(ok.errored).toBe(false);
+    expect(ok.events).toEqual(validRun());
+
+    const bad = await drain(await runAgent(`${server.url}/run/violation`, RUN_INPUT, { fetch }));
+    expect(bad.errored).toBe(false);
+    expect(bad.events.slice(0, -1)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
+    expect(bad.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "TEXT_MESSAGE_NOT_OPEN" });
+  });
+});
