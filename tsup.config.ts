@@ -1,11 +1,24 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "es2022",
-  platform: "neutral",
-});
+export default defineConfig([
+  {
+    entry: ["src/index.ts"],
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    // The second build below writes dist/cli.js; both run at once, so this one spares it.
+    clean: ["!cli.js"],
+    target: "es2022",
+    platform: "neutral",
+  },
+  {
+    // The `ag-ui-verify` command: one ESM file with its shebang (tsup marks it executable).
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    dts: false,
+    sourcemap: false,
+    clean: false,
+    target: "node20",
+    platform: "node",
+  },
+]);
