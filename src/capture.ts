@@ -454,7 +454,9 @@ export class CaptureCheck {
   }
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+/** Joins byte chunks into one array (the only chunk itself, when there is one). */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
   let length = 0;
   for (const part of parts) length += part.length;
   const out = new Uint8Array(length);

@@ -13,7 +13,7 @@
 import { createReadStream, readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import process from "node:process";
-import { CaptureCheck, type CaptureFormat, detectFormat, Tally } from "./capture.ts";
+import { CaptureCheck, type CaptureFormat, concat, detectFormat, Tally } from "./capture.ts";
 import { HttpError, runAgent } from "./client.ts";
 import { isVerifyError, type VerifyError } from "./errors.ts";
 import type { RunAgentInput } from "./events.ts";
@@ -268,19 +268,6 @@ class Progress {
 let progress: Progress | undefined;
 
 const SNIFF_BYTES = 64 * 1024;
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /** Checks a capture read from `source`, streaming it chunk by chunk. */
 async function checkCapture(
