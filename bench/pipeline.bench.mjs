@@ -30,8 +30,6 @@
  * The default run takes about 2 minutes on 2 cores.
  */
 import os from "node:os";
-import v8 from "node:v8";
-import vm from "node:vm";
 import {
   enforceEvents,
   runHttpRequest,
@@ -40,6 +38,7 @@ import {
   verifyEvents,
 } from "@ag-ui/client";
 import { EventSourceParserStream } from "eventsource-parser/stream";
+import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
 const args = Object.fromEntries(
@@ -78,15 +77,7 @@ const { verifiedEvents } = dist;
 if (typeof verifiedEvents !== "function") fail("dist/index.js does not export verifiedEvents");
 
 // A real GC for the memory samples, without re-spawning node (as in verify.bench.mjs).
-let gc = globalThis.gc;
-if (typeof gc !== "function") {
-  try {
-    v8.setFlagsFromString("--expose-gc");
-    gc = vm.runInNewContext("gc");
-  } catch {
-    gc = undefined;
-  }
-}
+const gc = exposeGc();
 
 function fail(message) {
   console.error(`\nBENCH ABORTED: ${message}\n`);

@@ -11,12 +11,11 @@
  * The ratio is printed, never asserted.
  */
 import os from "node:os";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { verifyEvents } from "@ag-ui/client";
 // rxjs is @ag-ui/client's own dependency (hoisted to the top-level node_modules); importing
 // the ESM build here gives the same rxjs instance the operator itself uses.
 import { from } from "rxjs";
+import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
 const args = Object.fromEntries(
@@ -41,15 +40,7 @@ const { verifyAll, Verifier } = dist;
 if (typeof verifyAll !== "function") fail("dist/index.js does not export verifyAll");
 
 // A real GC for fair samples and for heap measurement, without re-spawning node.
-let gc = globalThis.gc;
-if (typeof gc !== "function") {
-  try {
-    v8.setFlagsFromString("--expose-gc");
-    gc = vm.runInNewContext("gc");
-  } catch {
-    gc = undefined;
-  }
-}
+const gc = exposeGc();
 const collect = () => {
   if (gc) {
     gc();

@@ -14,7 +14,7 @@ import {
   VerifyingTransformStream,
   verifiedEvents,
 } from "../src/index.ts";
-import { type Collected, collect, fromChunks } from "./support/streams.ts";
+import { type Collected, collect, concat, fromChunks } from "./support/streams.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -23,14 +23,7 @@ const encoder = new TextEncoder();
 
 /** Concatenates UTF-8 encoded strings and raw byte lists. */
 function bytes(...parts: (string | readonly number[])[]): Uint8Array {
-  const arrays = parts.map((p) => (typeof p === "string" ? encoder.encode(p) : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
+  return concat(parts.map((p) => (typeof p === "string" ? encoder.encode(p) : Uint8Array.from(p))));
 }
 
 /** Splits at the given (sorted, unique, in 1..length-1) points. */

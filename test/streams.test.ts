@@ -41,7 +41,14 @@ import {
   verifiedEvents,
   verifyAll,
 } from "../src/index.ts";
-import { type Collected, type CollectPacing, collect, tick, ticks } from "./support/streams.ts";
+import {
+  type Collected,
+  type CollectPacing,
+  collect,
+  concat,
+  tick,
+  ticks,
+} from "./support/streams.ts";
 import { finishedRun, sequentialRuns, validRun } from "./support/valid-run.ts";
 
 // ---------------------------------------------------------------------------------------
@@ -76,16 +83,6 @@ function bytes(text: string): Uint8Array {
 function isUint8Array(value: unknown): value is Uint8Array {
   // Cross-realm safe: edge-runtime's globals may come from another realm.
   return Object.prototype.toString.call(value) === "[object Uint8Array]";
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -54,3 +54,14 @@ export function fromChunks<T>(chunks: readonly T[]): ReadableStream<T> {
     },
   });
 }
+
+/** Joins byte chunks into one array. */
+export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
