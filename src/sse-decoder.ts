@@ -1,6 +1,7 @@
 /**
- * SSE decoding (SPEC §12): bytes or strings in, one JSON value per SSE message out, built
- * on eventsource-parser's `createParser`.
+ * The SSE decoding core (SPEC §12): bytes or strings in, one JSON value per SSE message out,
+ * with where each message starts and ends. Every consumer uses it: `SseDecoderStream`,
+ * `verifiedEvents`, the proxy and the command.
  * @module
  */
 
@@ -13,14 +14,46 @@ export interface DecoderOptions {
   maxBufferSize?: number | undefined;
 }
 
+/**
+ * A place in the input: a 1-based line number and an offset (in bytes for byte input, in
+ * UTF-16 code units for string input).
+ */
+export interface SsePosition {
+  readonly line: number;
+  readonly offset: number;
+}
+
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+const LF = 10;
 const CR = 13;
+const COLON = 58;
 const BOM = 0xfeff;
+const BOM_BYTES = 3;
+
+/** Where a dispatched message sits in the input. */
+interface Span {
+  readonly line: number;
+  readonly offset: number;
+  /** The safe offset before the message, and just after its blank line. */
+  readonly before: number;
+  readonly end: number;
+}
 
 /**
- * The decoding core shared by {@link SseDecoderStream} and `verifiedEvents`: it turns
- * chunks into values and hands each to `emit`, in order. After a decode failure (passed on
- * as an {@link SseDecodeFailure}) it is `stopped` and ignores further input.
+ * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
+ * The parser holds a chunk-final CR back in case an LF follows, and loses it when the next
+ * chunk starts with anything else; so this class holds such a CR itself, prepends it to the
+ * next chunk, and feeds a confirmed lone CR as CRLF (SPEC §12: chunk boundaries never
+ * change what is decoded).
+ *
+ * With `positions: true` it also walks the line ends of what it feeds, to tell where each
+ * message starts ({@link SseDecoder.messageStart}) and how much of the input is done with
+ * ({@link SseDecoder.safe}), for the proxy and the command. Offsets are in bytes for byte
+ * input, in UTF-16 code units for string input.
+ *
+ * After a decode failure (passed on as an {@link SseDecodeFailure}) it is `stopped` and
+ * ignores further input. If `emit` throws, the exception leaves `push`/`finish` and the
+ * decoder must not be used again.
  * @internal
  */
 export class SseDecoder {
@@ -28,12 +61,40 @@ export class SseDecoder {
   readonly #parser: EventSourceParser;
   // The BOM is stripped here rather than by TextDecoder, so that string input loses it too.
   readonly #utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+  readonly #positions: boolean;
   #started = false;
-  #endsWithCR = false;
   #stopped = false;
+  /** A CR that ended the text so far: whether it is a CRLF is not known yet. */
+  #heldCR = false;
+  /** The held CR's offset. */
+  #heldAt = 0;
+  /** Offset of the first byte (code unit) of the current chunk. */
+  #base = 0;
 
-  constructor(emit: (value: unknown) => void, options?: DecoderOptions) {
+  // The line walk (positions only). The current line has started when #lineHead is not
+  // empty; it holds the line's first characters, enough to tell a `data` field.
+  #line = 1;
+  #lineHead = "";
+  #lineStart = 0;
+  /** Whether the message being assembled has a field line, and a `data` one. */
+  #assembling = false;
+  #hasData = false;
+  #messageLine = 1;
+  #messageOffset = 0;
+  /** The end of the last blank line or heartbeat comment walked. */
+  #boundary = 0;
+  /** Messages walked but not yet dispatched by the parser. */
+  #spans: Span[] = [];
+  #next = 0;
+  #current: Span | undefined = undefined;
+  #safe = 0;
+
+  constructor(
+    emit: (value: unknown) => void,
+    options?: DecoderOptions & { readonly positions?: boolean },
+  ) {
     this.#emit = emit;
+    this.#positions = options?.positions === true;
     this.#parser = createParser({
       onEvent: (message) => this.#message(message.data),
       onError: (error: ParseError) => {
@@ -46,47 +107,196 @@ export class SseDecoder {
     });
     // The parser drops the characters "ï»¿" (a UTF-8 BOM misread as Latin-1) from the start of
     // the first string it is fed. Our input is already decoded, so those would be real text:
-    // an empty first feed uses up that check. The real BOM is handled in #feed.
+    // an empty first feed uses up that check. The real BOM is handled in #text.
     this.#parser.feed("");
   }
 
-  /** True once a decode failure was passed on: nothing more will come out. */
+  /** True once a decode failure was passed on, or the input ended: nothing more comes out. */
   get stopped(): boolean {
     return this.#stopped;
+  }
+
+  /**
+   * (positions) How far the input is decoded and done with: the offset just after the last
+   * message whose value was emitted (and `emit` returned), or after a later blank line or
+   * heartbeat comment (a comment line outside a message). Everything before it has had its
+   * effect; nothing after it has.
+   */
+  get safe(): number {
+    return this.#safe;
+  }
+
+  /** (positions) Where the message being emitted starts: its first line that is not a comment. */
+  get messageStart(): SsePosition {
+    const span = this.#current;
+    return span === undefined
+      ? { line: this.#messageLine, offset: this.#messageOffset }
+      : { line: span.line, offset: span.offset };
+  }
+
+  /**
+   * (positions) Where the current line starts, and its number. After
+   * {@link SseDecoder.finish}: the input's last line and the input's length.
+   */
+  get position(): SsePosition {
+    return { line: this.#line, offset: this.#lineStart };
+  }
+
+  /**
+   * (positions) Where the message being assembled starts, if one is: after
+   * {@link SseDecoder.finish}, a message the input ended inside (fields but no blank
+   * line, so SSE discarded it).
+   */
+  get unfinished(): SsePosition | undefined {
+    return this.#assembling ? { line: this.#messageLine, offset: this.#messageOffset } : undefined;
   }
 
   /** Decodes one chunk: UTF-8 bytes (streaming, invalid bytes become U+FFFD) or text. */
   push(chunk: Uint8Array | string): void {
     if (this.#stopped) return;
-    this.#feed(typeof chunk === "string" ? chunk : this.#utf8.decode(chunk, { stream: true }));
+    if (typeof chunk === "string") this.#text(chunk, undefined, false);
+    else this.#text(this.#utf8.decode(chunk, { stream: true }), chunk, false);
+    this.#base += chunk.length;
   }
 
   /**
-   * Ends the input. A line ended by a final CR is complete (the parser holds it back,
-   * waiting for a possible LF); a message without its blank line is discarded.
+   * Ends the input. A final CR completes its line; a message without its blank line is
+   * discarded.
    */
   finish(): void {
     if (this.#stopped) return;
-    this.#feed(this.#utf8.decode());
-    if (this.#endsWithCR && !this.#stopped) this.#parser.feed("\n");
+    this.#text(this.#utf8.decode(), undefined, true);
     this.#stopped = true;
+    if (this.#lineHead === "" && this.#line > 1) this.#line--;
+    this.#lineStart = this.#base;
   }
 
-  #feed(text: string): void {
-    if (text === "") return;
-    if (!this.#started) {
+  #text(text: string, bytes: Uint8Array | undefined, end: boolean): void {
+    /** For string input: the offset of `text[0]` from the start of the chunk. */
+    let shift = 0;
+    if (!this.#started && text !== "") {
       this.#started = true;
       if (text.charCodeAt(0) === BOM) {
         text = text.slice(1);
-        if (text === "") return;
+        shift = 1;
+        this.#lineStart = bytes === undefined ? 1 : BOM_BYTES;
       }
     }
-    this.#endsWithCR = text.charCodeAt(text.length - 1) === CR;
-    this.#parser.feed(text);
+    const held = this.#heldCR;
+    const heldAt = this.#heldAt;
+    if (held) {
+      text = `\r${text}`;
+      shift--;
+    }
+    if (text === "") return;
+    // A final CR may be the first half of a CRLF: hold it until the next character is known.
+    this.#heldCR = !end && text.charCodeAt(text.length - 1) === CR;
+    if (this.#heldCR) {
+      text = text.slice(0, -1);
+      // A new CR (not the held one again): the chunk's last CR, as bytes of an unfinished
+      // character may follow it.
+      if (this.#positions && (text !== "" || !held)) {
+        this.#heldAt =
+          this.#base + (bytes === undefined ? shift + text.length : bytes.lastIndexOf(CR));
+      }
+      if (text === "") return;
+    }
+    if (this.#positions) this.#walk(text, bytes, shift, held ? heldAt : -1);
+    // Every CR left in `text` is a whole line end; the parser would hold a final one back.
+    this.#parser.feed(text.charCodeAt(text.length - 1) === CR ? `${text}\n` : text);
+    if (this.#positions && !this.#stopped) this.#safe = this.#boundary;
+  }
+
+  /**
+   * Walks the line ends of `text` (the decoded `bytes`, when the input is bytes), noting
+   * where each message that the parser will dispatch starts and ends. `heldAt` is the
+   * offset of a held CR that `text` starts with, or -1.
+   */
+  #walk(text: string, bytes: Uint8Array | undefined, shift: number, heldAt: number): void {
+    // Offsets of line ends in `bytes` follow those in `text` one for one: the UTF-8 decoder
+    // never turns an ASCII byte into anything else, and CR and LF are ASCII.
+    let byteAt = 0;
+    let i = 0;
+    // Where the next CR and LF are; -2: not looked for yet, -1: none left.
+    let cr = -2;
+    let lf = -2;
+    while (i < text.length) {
+      if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
+      if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
+      const t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
+      if (t === -1) {
+        if (this.#lineHead.length < 5) this.#lineHead += text.slice(i, i + 5);
+        return;
+      }
+      const code = text.charCodeAt(t);
+      const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
+      let at: number;
+      if (t === 0 && heldAt >= 0) {
+        at = heldAt;
+        byteAt = width - 1;
+      } else if (bytes === undefined) {
+        at = this.#base + shift + t;
+      } else {
+        byteAt = bytes.indexOf(code, byteAt);
+        at = this.#base + byteAt;
+        byteAt += width;
+      }
+      const next = at + width;
+      let head = this.#lineHead;
+      if (head === "") {
+        // The whole line is in `text`: read its start there.
+        if (t === i) this.#blank(next);
+        else if (text.charCodeAt(i) === COLON && !this.#assembling) this.#boundary = next;
+        else this.#field(t - i === 4 ? text.startsWith("data", i) : text.startsWith("data:", i));
+      } else {
+        if (head.length < 5) head += text.slice(i, Math.min(t, i + 5));
+        this.#lineHead = "";
+        if (head.charCodeAt(0) === COLON && !this.#assembling) this.#boundary = next;
+        // A head shorter than five characters is the whole line.
+        else this.#field(head === "data" || head.startsWith("data:"));
+      }
+      this.#line++;
+      this.#lineStart = next;
+      i = t + width;
+    }
+  }
+
+  /** A field line of the message being assembled. */
+  #field(data: boolean): void {
+    if (!this.#assembling) {
+      this.#assembling = true;
+      this.#messageLine = this.#line;
+      this.#messageOffset = this.#lineStart;
+    }
+    if (data) this.#hasData = true;
+  }
+
+  /** A blank line: the end of a message, which the parser dispatches if it has data. */
+  #blank(next: number): void {
+    if (this.#hasData) {
+      this.#spans.push({
+        line: this.#messageLine,
+        offset: this.#messageOffset,
+        before: this.#boundary,
+        end: next,
+      });
+    }
+    this.#assembling = false;
+    this.#hasData = false;
+    this.#boundary = next;
   }
 
   #message(data: string): void {
     if (this.#stopped) return;
+    if (this.#positions) {
+      const span = this.#spans[this.#next++];
+      if (this.#next === this.#spans.length) {
+        this.#spans = [];
+        this.#next = 0;
+      }
+      this.#current = span;
+      if (span !== undefined) this.#safe = span.before;
+    }
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -95,6 +305,10 @@ export class SseDecoder {
       return;
     }
     this.#emit(value);
+    if (this.#current !== undefined) {
+      this.#safe = this.#current.end;
+      this.#current = undefined;
+    }
   }
 
   #fail(failure: SseDecodeFailure): void {
