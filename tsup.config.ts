@@ -13,7 +13,7 @@ export default defineConfig([
   },
   {
     // The `ag-ui-verify` command: one ESM file with its shebang (tsup marks it executable).
-    entry: { cli: "src/cli.ts" },
+    entry: { cli: "src/cli/main.ts" },
     format: ["esm"],
     dts: false,
     sourcemap: false,

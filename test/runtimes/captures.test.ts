@@ -16,7 +16,7 @@ const GENERATOR = new URL("../../scripts/captures.mjs", import.meta.url).href;
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const DIR = fileURLToPath(new URL("../../examples/captures/", import.meta.url));
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-const CLI_SOURCE = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+const CLI_SOURCE = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 
 type Verdict = { valid: true } | { valid: false; code: Lib.VerifyErrorCode; index: number };
 
@@ -209,7 +209,7 @@ describe("what the captures show", () => {
   });
 });
 
-// (c) The CLI (dist/cli.js, built from src/cli.ts). Skipped only while src/cli.ts does not
+// (c) The CLI (dist/cli.js, built from src/cli/). Skipped only while src/cli/main.ts does not
 // exist; once it does, a missing dist/cli.js fails here.
 type CliRun = { code: number; stdout: string; stderr: string };
 

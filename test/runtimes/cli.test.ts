@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Check, type CheckOptions } from "../../src/cli/check.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
 
@@ -365,6 +366,64 @@ describe("a capture that breaks a rule", () => {
     expect(parse(asJsonl.stdout)).toMatchObject({
       format: "jsonl",
       error: { code: "INVALID_JSON", index: 0, line: 1, offset: 0 },
+    });
+  });
+});
+
+describe("positions do not depend on chunk boundaries", () => {
+  /** What a check with positions reports, as plain data. */
+  function place(chunks: readonly Uint8Array[], options: CheckOptions = {}) {
+    const check = new Check(options, true);
+    for (const chunk of chunks) if (!check.push(chunk)) break;
+    check.finish();
+    return {
+      format: check.format,
+      code: check.error?.code,
+      index: check.error?.index,
+      position: check.position,
+      unterminated: check.unterminated,
+      recent: check.tally.recent?.map(({ index, position }) => ({ index, position })),
+      events: check.tally.events,
+    };
+  }
+
+  /** Every split of `bytes` into two chunks, three chunks around `at`, and one byte each. */
+  function splits(bytes: Uint8Array, at: readonly number[]): Uint8Array[][] {
+    const out: Uint8Array[][] = [];
+    for (let i = 1; i < bytes.length; i++) out.push([bytes.subarray(0, i), bytes.subarray(i)]);
+    for (const k of at) {
+      out.push([bytes.subarray(0, k), bytes.subarray(k, k + 1), bytes.subarray(k + 1)]);
+    }
+    out.push([...bytes].map((b) => Uint8Array.of(b)));
+    return out;
+  }
+
+  const indicesOf = (bytes: Uint8Array, byte: number) =>
+    [...bytes.keys()].filter((i) => bytes[i] === byte);
+
+  it.each([
+    ["a CRLF-framed violation with comments", `: hi\r\n\r\n${sse(violationRun(), true)}`],
+    ["a BOM, then a CRLF-framed violation", `\uFEFF${sse(violationRun(), true)}`],
+    ["a BOM, then a CR-framed violation", `\uFEFF${sse(violationRun()).replaceAll("\n", "\r")}`],
+    ["a BOM, then a truncated CRLF run", `\uFEFF${sse(validRun().slice(0, 5), true)}data: {"ty`],
+    ["a BOM, then CRLF JSON Lines", `\uFEFF${jsonl(violationRun(), "\r\n")}`],
+  ])("%s", (_name, text) => {
+    const bytes = utf8.encode(text);
+    const whole = place([bytes]);
+    expect(whole.code).toBeDefined();
+    expect(whole.position).toBeDefined();
+    // Split at every CR (so CRLF pairs fall apart) and inside the BOM.
+    const at = [...indicesOf(bytes, 13), 1, 2];
+    for (const chunks of splits(bytes, at)) expect(place(chunks)).toEqual(whole);
+  });
+
+  it("matches the lines and offsets written into the file", () => {
+    const prefix = `\uFEFF: recorded\r\n\r\n${sse(violationRun().slice(0, VIOLATION_PREFIX), true)}`;
+    const bytes = utf8.encode(`${prefix}${sse(violationRun().slice(VIOLATION_PREFIX), true)}`);
+    const bomSplit = place([bytes.subarray(0, 2), bytes.subarray(2)]);
+    expect(bomSplit.position).toEqual({
+      line: 2 * VIOLATION_PREFIX + 3,
+      offset: utf8.encode(prefix).length,
     });
   });
 });

@@ -1,0 +1,156 @@
+/**
+ * What a stream held, event by event: counts by type, runs and how they ended, and the
+ * subagent tree. Fed each event once the verifier accepted it.
+ * @module
+ */
+
+import type { SsePosition } from "../sse-decoder.ts";
+
+/** How a run ended: its `RUN_FINISHED` outcome, or its `RUN_ERROR`. */
+export interface RunOutcome {
+  readonly event: "RUN_FINISHED" | "RUN_ERROR";
+  /** `success` (also when RUN_FINISHED has no outcome), `interrupt`, …, or `error`. */
+  readonly type: string;
+  readonly interrupts?: number;
+  readonly message?: string;
+  readonly code?: string;
+}
+
+/** A subagent, with the ones it spawned. */
+export interface SubagentNode {
+  readonly id: string;
+  readonly name: string | undefined;
+  status: string;
+  readonly children: SubagentNode[];
+}
+
+export interface RunSummary {
+  readonly threadId: string | undefined;
+  readonly runId: string | undefined;
+  outcome: RunOutcome | undefined;
+  /** The subagents no known subagent spawned; the rest hang below them. */
+  readonly subagents: SubagentNode[];
+}
+
+/** An accepted event and where its message starts. */
+export interface Seen {
+  readonly index: number;
+  readonly event: Record<string, unknown>;
+  readonly position: SsePosition | undefined;
+}
+
+type Rec = Record<string, unknown>;
+type Kind = "messages" | "toolCalls" | "reasoningMessages";
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+/** `value[key]` when value is an object. */
+const get = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+
+/** Chunk events count once per id (their first), as a message or call of their kind. */
+const CHUNK_KINDS = new Map<string, [kind: Kind, idField: string]>([
+  ["TEXT_MESSAGE_CHUNK", ["messages", "messageId"]],
+  ["TOOL_CALL_CHUNK", ["toolCalls", "toolCallId"]],
+  ["REASONING_MESSAGE_CHUNK", ["reasoningMessages", "messageId"]],
+]);
+
+function outcomeOf(event: Rec): RunOutcome {
+  if (event.type === "RUN_ERROR") {
+    const code = str(event.code);
+    const message = str(event.message) ?? "";
+    return { event: "RUN_ERROR", type: "error", message, ...(code === undefined ? {} : { code }) };
+  }
+  const type = str(get(event.outcome, "type")) ?? "success";
+  const interrupts = get(event.outcome, "interrupts");
+  return type === "interrupt" && Array.isArray(interrupts)
+    ? { event: "RUN_FINISHED", type, interrupts: interrupts.length }
+    : { event: "RUN_FINISHED", type };
+}
+
+export class Tally {
+  events = 0;
+  readonly byType = new Map<string, number>();
+  readonly runs: RunSummary[] = [];
+  /** The last three accepted events, oldest first; only when asked for. */
+  readonly recent: Seen[] | undefined;
+  readonly #chunked = { messages: 0, toolCalls: 0, reasoningMessages: 0 };
+  #chunkIds = new Set<string>();
+  #nodes = new Map<string, SubagentNode>();
+
+  constructor(keepRecent: boolean) {
+    this.recent = keepRecent ? [] : undefined;
+  }
+
+  count(type: string): number {
+    return this.byType.get(type) ?? 0;
+  }
+
+  get messages(): number {
+    return this.count("TEXT_MESSAGE_START") + this.#chunked.messages;
+  }
+  get toolCalls(): number {
+    return this.count("TOOL_CALL_START") + this.#chunked.toolCalls;
+  }
+  get reasoningMessages(): number {
+    return this.count("REASONING_MESSAGE_START") + this.#chunked.reasoningMessages;
+  }
+  get steps(): number {
+    return this.count("STEP_STARTED");
+  }
+  get subagents(): number {
+    return this.count("SUBAGENT_STARTED");
+  }
+
+  /** Records one accepted event (the verifier guarantees an object with a string type). */
+  add(event: Rec, position?: SsePosition): void {
+    const index = this.events++;
+    if (this.recent !== undefined) {
+      if (this.recent.length === 3) this.recent.shift();
+      this.recent.push({ index, event, position });
+    }
+    const type = String(event.type);
+    this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
+    const run = this.runs[this.runs.length - 1];
+    switch (type) {
+      case "RUN_STARTED":
+        this.runs.push({
+          threadId: str(event.threadId),
+          runId: str(event.runId),
+          outcome: undefined,
+          subagents: [],
+        });
+        this.#chunkIds = new Set();
+        this.#nodes = new Map();
+        return;
+      case "RUN_FINISHED":
+      case "RUN_ERROR":
+        if (run !== undefined) run.outcome = outcomeOf(event);
+        return;
+      case "SUBAGENT_STARTED": {
+        const id = str(event.subagentRunId) ?? "";
+        const node: SubagentNode = { id, name: str(event.name), status: "running", children: [] };
+        this.#nodes.set(id, node);
+        const parent = this.#nodes.get(str(event.parentSubagentRunId) ?? "\0");
+        (parent?.children ?? run?.subagents)?.push(node);
+        return;
+      }
+      case "SUBAGENT_FINISHED":
+      case "SUBAGENT_ERROR": {
+        const node = this.#nodes.get(str(event.subagentRunId) ?? "");
+        if (node === undefined) return;
+        node.status =
+          type === "SUBAGENT_ERROR" ? "error" : (str(get(event.outcome, "type")) ?? "success");
+        return;
+      }
+    }
+    const chunk = CHUNK_KINDS.get(type);
+    if (chunk !== undefined) {
+      const id = str(event[chunk[1]]);
+      const key = `${type}\0${id}`;
+      if (id !== undefined && !this.#chunkIds.has(key)) {
+        this.#chunkIds.add(key);
+        this.#chunked[chunk[0]]++;
+      }
+    }
+  }
+}
