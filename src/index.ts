@@ -2,6 +2,7 @@ export * from "./client.ts";
 export * from "./encoder.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
+export { type FetchFunction, type VerifyingFetchOptions, verifyingFetch } from "./fetch.ts";
 export * from "./proxy.ts";
 export { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
 export * from "./verified-events.ts";

@@ -1,35 +1,66 @@
 /**
- * The proxy helper: re-serve an agent's response, verified, for edge runtimes.
+ * The proxy helper: re-serve an agent's response, verified, byte for byte (SPEC §16).
  * @module
  */
 
-import { SseEncoderStream } from "./encoder.ts";
 import { isVerifyError } from "./errors.ts";
-import type { AgUiEvent } from "./events.ts";
-import type { DecoderOptions } from "./sse-decoder.ts";
-import { verifiedEvents } from "./verified-events.ts";
-import type { VerifierOptions } from "./verifier.ts";
-
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
+import { Verifier, type VerifierOptions } from "./verifier.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
   /**
-   * What the client downstream sees when the upstream stream breaks a rule:
-   * - `"error"` (default): the downstream stream errors (the connection breaks off);
-   * - `"run-error"`: while the run is open, the stream ends cleanly with a final
-   *   `RUN_ERROR` event (`message` and `code` from the `VerifyError`); where a `RUN_ERROR`
-   *   would itself break the protocol (no run open), the stream just ends.
+   * What the client downstream sees when the upstream stream breaks a rule. In both modes
+   * the output ends at the end of the last verified message and the upstream is cancelled.
+   * - `"error"` (default): the body then errors with the `VerifyError` (the connection
+   *   breaks off);
+   * - `"run-error"`: while a run is open, one final `RUN_ERROR` message (`message` and
+   *   `code` from the `VerifyError`) is appended and the body closes cleanly; where a
+   *   `RUN_ERROR` would itself break the protocol (no run open), the body just closes.
+   *   A network error of the upstream body while a run is open also ends with a
+   *   `RUN_ERROR`, whose `code` is `"UPSTREAM_ERROR"`.
    */
   onViolation?: "error" | "run-error" | undefined;
+  /**
+   * `"keep"` (default): the upstream's bytes exactly. `"lf"`: the same bytes with every
+   * line end (CR or CRLF) written as LF, for clients that split messages only on two LFs.
+   */
+  lineEnds?: "keep" | "lf" | undefined;
 }
 
+/** Statuses whose responses have no body. */
+const BODILESS = new Set([204, 205, 304]);
+/** Headers that describe the upstream connection or encoding, not the re-served body. */
+const HOP_HEADERS = [
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+];
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const NEWLINE = new Uint8Array([LF]);
+const utf8 = new TextEncoder();
+
 /**
- * A new `Response` whose body is the upstream response's events, decoded, verified and
- * re-encoded as SSE (`text/event-stream`, not cached), so that a proxy never forwards a
- * broken stream. On a violation the upstream body is cancelled, and the downstream stream
- * errors or ends with a `RUN_ERROR` (see `onViolation`). The upstream status is kept; a status
- * that allows no body (204, 205, 304) passes through without one.
+ * A new `Response` whose body is the upstream response's own bytes, released only once
+ * they are verified: an edge proxy that never forwards a broken AG-UI stream.
+ *
+ * - For a stream the verifier accepts, the bytes out are the bytes in, however the
+ *   network cut them (BOM, comments, `id:`, `event:`, `retry:` and CR/CRLF framing kept;
+ *   with `lineEnds: "lf"` every line end becomes LF). Bytes are released as soon as they
+ *   are safe: up to the end of the last verified message, and a heartbeat comment (`: ping`)
+ *   outside a message at once, so it reaches the client while the agent is silent. A
+ *   message is never released before it is verified, a partial one never.
+ * - On a violation the body ends at the last verified message, then errors or ends with a
+ *   `RUN_ERROR` (see {@link VerifyResponseOptions.onViolation}); the upstream is cancelled.
+ *   Outside an open run, an upstream network error errors the body with that error.
+ * - The status and headers are kept, except `content-length`, `content-encoding`,
+ *   `transfer-encoding`, `connection` and `keep-alive`; `content-type: text/event-stream`
+ *   and `cache-control: no-cache` are added when absent. A 204, 205 or 304 passes through
+ *   without a body. Cancelling the body cancels the upstream's.
  *
  * @example
  * ```ts
@@ -44,50 +75,251 @@ export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
  * ```
  */
 export function verifyResponse(response: Response, options: VerifyResponseOptions = {}): Response {
-  const init = {
-    status: response.status,
-    statusText: response.statusText,
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-  };
-  // Statuses that cannot carry a body (204, 205, 304...) pass through without one.
-  if (NULL_BODY_STATUSES.has(response.status)) return new Response(null, init);
-  const events = verifiedEvents(response.body, options);
-  const body = (options.onViolation === "run-error" ? endWithRunError(events) : events).pipeThrough(
-    new SseEncoderStream(),
-  );
+  const headers = new Headers(response.headers);
+  for (const name of HOP_HEADERS) headers.delete(name);
+  if (!headers.has("content-type")) headers.set("content-type", "text/event-stream");
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
+  const init = { status: response.status, statusText: response.statusText, headers };
+  if (BODILESS.has(response.status)) return new Response(null, init);
+  const body = new ReadableStream<Uint8Array>(new VerifiedBytes(response.body, options), {
+    highWaterMark: 0,
+  });
   return new Response(body, init);
 }
 
-/** Replaces a violation by a final RUN_ERROR while a run is open, or by the end of the stream. */
-function endWithRunError(events: ReadableStream<AgUiEvent>): ReadableStream<AgUiEvent> {
-  const reader = events.getReader();
-  let runOpen = false;
-  return new ReadableStream<AgUiEvent>(
-    {
-      async pull(controller) {
-        let result: ReadableStreamReadResult<AgUiEvent>;
-        try {
-          result = await reader.read();
-        } catch (error) {
-          if (!isVerifyError(error)) throw error;
-          if (runOpen)
-            controller.enqueue({ type: "RUN_ERROR", message: error.message, code: error.code });
-          controller.close();
-          return;
+/**
+ * The body's source: reads an upstream chunk, keeps it, lets the decoder and the verifier
+ * run over it, then releases the kept bytes up to where the decoder says everything is
+ * verified. One stage, one release per network chunk that completes something.
+ */
+class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
+  readonly #upstream: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  readonly #decoder: SseDecoder;
+  readonly #verifier: Verifier;
+  readonly #runError: boolean;
+  readonly #lf: boolean;
+  /** Upstream bytes read but not released; the first starts at offset `#released`. */
+  #held: Uint8Array[] = [];
+  #released = 0;
+  #read = 0;
+  #runOpen = false;
+  /** Whether the output so far is empty or ends with a line end. */
+  #atLineStart = true;
+  /** (lf) Whether the last byte written was a CR, so that an LF right after it is dropped. */
+  #afterCR = false;
+  /** An error to raise at the next pull, once the bytes released before it are read. */
+  #failure: { error: unknown } | undefined;
+  #finished = false;
+
+  constructor(body: ReadableStream<Uint8Array> | null, options: VerifyResponseOptions) {
+    this.#upstream = body?.getReader();
+    this.#runError = options.onViolation === "run-error";
+    this.#lf = options.lineEnds === "lf";
+    const verifier = new Verifier(options);
+    this.#verifier = verifier;
+    this.#decoder = new SseDecoder(
+      (value) => {
+        verifier.verify(value);
+        // verify() accepted it, so it is an object with a string type.
+        if (typeof value === "object" && value !== null && "type" in value) {
+          const type = value.type;
+          if (type === "RUN_STARTED") this.#runOpen = true;
+          else if (type === "RUN_FINISHED" || type === "RUN_ERROR") this.#runOpen = false;
         }
-        if (result.done) {
-          controller.close();
-          return;
+      },
+      { maxBufferSize: options.maxBufferSize, positions: true },
+    );
+  }
+
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    if (this.#failure !== undefined) {
+      this.#finished = true;
+      controller.error(this.#failure.error);
+      return;
+    }
+    // Read until something can be released or the stream is over: a pull that returns
+    // with nothing enqueued would leave the reader waiting forever.
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array> | undefined;
+      try {
+        chunk = await this.#upstream?.read();
+      } catch (error) {
+        this.#upstreamFailed(controller, error);
+        return;
+      }
+      if (this.#finished) return; // cancelled meanwhile
+      if (chunk === undefined || chunk.done) {
+        this.#end(controller);
+        return;
+      }
+      const bytes = chunk.value;
+      if (bytes.length === 0) continue;
+      this.#held.push(bytes);
+      this.#read += bytes.length;
+      try {
+        this.#decoder.push(bytes);
+      } catch (error) {
+        this.#violation(controller, error, this.#decoder.safe);
+        return;
+      }
+      const out = this.#take(this.#decoder.safe);
+      if (out !== undefined) {
+        controller.enqueue(out);
+        return;
+      }
+    }
+  }
+
+  cancel(reason: unknown): Promise<void> | undefined {
+    this.#finished = true;
+    return this.#upstream?.cancel(reason);
+  }
+
+  /** The end of the input: the last messages, the end-of-input check, then close. */
+  #end(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    const decoder = this.#decoder;
+    // Where the last line started: when no line end follows it, finish() leaves it alone.
+    const lastLine = decoder.position.offset;
+    try {
+      decoder.finish();
+    } catch (error) {
+      this.#violation(controller, error, decoder.safe);
+      return;
+    }
+    let upTo = decoder.safe;
+    // A comment line that the end of input cut short, outside a message, is released too.
+    if (upTo < this.#read && decoder.unfinished === undefined && this.#byteAt(lastLine) === COLON)
+      upTo = this.#read;
+    try {
+      this.#verifier.end();
+    } catch (error) {
+      this.#violation(controller, error, upTo);
+      return;
+    }
+    this.#finished = true;
+    const out = this.#take(upTo);
+    if (out !== undefined) controller.enqueue(out);
+    controller.close();
+  }
+
+  /** Releases what was verified, cancels the upstream, then errors or ends with RUN_ERROR. */
+  #violation(
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    error: unknown,
+    upTo: number,
+  ): void {
+    this.#upstream?.cancel(error).catch(() => {});
+    const out = this.#take(upTo);
+    if (this.#runError && isVerifyError(error)) {
+      this.#closeWithRunError(controller, out, error.message, error.code);
+      return;
+    }
+    this.#fail(controller, out, error);
+  }
+
+  #upstreamFailed(controller: ReadableStreamDefaultController<Uint8Array>, error: unknown): void {
+    if (this.#finished) return;
+    if (this.#runError && this.#runOpen) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#closeWithRunError(controller, undefined, message, "UPSTREAM_ERROR");
+      return;
+    }
+    this.#fail(controller, undefined, error);
+  }
+
+  #closeWithRunError(
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    out: Uint8Array | undefined,
+    message: string,
+    code: string,
+  ): void {
+    this.#finished = true;
+    if (out !== undefined) controller.enqueue(out);
+    if (this.#runOpen) {
+      const event = JSON.stringify({ type: "RUN_ERROR", message, code });
+      if (!this.#atLineStart) controller.enqueue(NEWLINE);
+      controller.enqueue(utf8.encode(`data: ${event}\n\n`));
+    }
+    controller.close();
+  }
+
+  #fail(
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    out: Uint8Array | undefined,
+    error: unknown,
+  ): void {
+    if (out === undefined) {
+      this.#finished = true;
+      controller.error(error);
+      return;
+    }
+    // Erroring now would discard the released bytes before the reader has them.
+    controller.enqueue(out);
+    this.#failure = { error };
+  }
+
+  #byteAt(offset: number): number | undefined {
+    let at = offset - this.#released;
+    for (const bytes of this.#held) {
+      if (at < bytes.length) return bytes[at];
+      at -= bytes.length;
+    }
+    return undefined;
+  }
+
+  /** The held bytes before offset `upTo`, as one array (line ends converted with `lf`). */
+  #take(upTo: number): Uint8Array | undefined {
+    const size = upTo - this.#released;
+    if (size <= 0) return undefined;
+    this.#released = upTo;
+    const held = this.#held;
+    const first = held[0];
+    let out: Uint8Array;
+    if (first !== undefined && first.length >= size) {
+      out = first.subarray(0, size);
+      if (first.length === size) held.shift();
+      else held[0] = first.subarray(size);
+    } else {
+      out = new Uint8Array(size);
+      let at = 0;
+      let used = 0;
+      for (const bytes of held) {
+        const n = Math.min(bytes.length, size - at);
+        out.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
+        at += n;
+        if (n < bytes.length) {
+          held[used] = bytes.subarray(n);
+          break;
         }
-        const type = result.value.type;
-        if (type === "RUN_STARTED") runOpen = true;
-        else if (type === "RUN_FINISHED" || type === "RUN_ERROR") runOpen = false;
-        controller.enqueue(result.value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+        used++;
+        if (at === size) break;
+      }
+      held.splice(0, used);
+    }
+    if (this.#lf) out = this.#toLf(out);
+    const last = out[out.length - 1];
+    this.#atLineStart = last === LF || last === CR;
+    return out;
+  }
+
+  /** `bytes` with each CR and CRLF written as LF, across calls. */
+  #toLf(bytes: Uint8Array): Uint8Array {
+    const skipLF = this.#afterCR && bytes[0] === LF;
+    this.#afterCR = bytes[bytes.length - 1] === CR;
+    let cr = bytes.indexOf(CR);
+    if (cr === -1 && !skipLF) return bytes;
+    const out = new Uint8Array(bytes.length);
+    let from = skipLF ? 1 : 0;
+    let at = 0;
+    while (cr !== -1) {
+      out.set(bytes.subarray(from, cr), at);
+      at += cr - from;
+      out[at++] = LF;
+      from = bytes[cr + 1] === LF ? cr + 2 : cr + 1;
+      cr = bytes.indexOf(CR, from);
+    }
+    out.set(bytes.subarray(from), at);
+    at += bytes.length - from;
+    return out.subarray(0, at);
+  }
 }

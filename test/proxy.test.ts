@@ -1,0 +1,970 @@
+// verifyResponse and verifyingFetch (SPEC §16), through WHATWG streams only, so the file runs
+// under Node and edge-runtime alike.
+//
+// The inputs are generated valid runs (test/support/valid-run.ts) written as SSE with every
+// framing a producer may use: a BOM, heartbeat comments between messages and comments inside
+// them, `id:`, `event:` and `retry:` lines, blocks without data, multi-line data, LF, CR and
+// CRLF line ends (mixed too), and a comment that the end of input cuts short. The writer
+// records where each message's first field line starts, so the expected output of every
+// case is computed from the input's own layout and a `Verifier` run over the values, never
+// from the proxy. The output is also parsed by a small SSE reader written here.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type FetchFunction,
+  isVerifyError,
+  SseDecodeFailure,
+  Verifier,
+  type VerifyError,
+  type VerifyResponseOptions,
+  verifyAll,
+  verifyingFetch,
+  verifyResponse,
+} from "../src/index.ts";
+import { SseDecoder } from "../src/sse-decoder.ts";
+import { concat } from "./support/streams.ts";
+import { buildRun, validRun } from "./support/valid-run.ts";
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+const LF = 10;
+const CR = 13;
+
+// ---------------------------------------------------------------------------------------
+// Writing runs as SSE
+
+/** What a message carries: an event (written as JSON), or data written as it is. */
+type Item = { event: unknown } | { data: string };
+
+interface Framed {
+  bytes: Uint8Array;
+  bom: boolean;
+  /** Per item: the offset of its message's first field line, and of its blank line. */
+  starts: number[];
+  ends: number[];
+  /** The length of a last line that no line end closes (a comment the input cut short). */
+  unterminated: number;
+}
+
+/** A small seeded PRNG (xorshift32), so that one fast-check integer picks a whole framing. */
+function prng(seed: number): (n: number) => number {
+  let x = seed >>> 0 || 0x9e3779b9;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % n;
+  };
+}
+
+const ENDS = ["\n", "\r\n", "\r"] as const;
+const HEARTBEATS = [": ping", ":", ":keep-alive ☕", ": 東京"];
+const DATALESS = ["id: 7", "event: ping", "retry: 1500", "id:"];
+
+/** Writes `items` as SSE, with a framing chosen by `seed`. */
+function frame(items: readonly Item[], seed: number): Framed {
+  const pick = prng(seed);
+  // One line-end style per stream, or a different end on every line.
+  const style = pick(4);
+  const pieces: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let offset = 0;
+  let previous = "\n";
+  const put = (s: string) => {
+    pieces.push(s);
+    offset += utf8.encode(s).length;
+  };
+  const line = (content: string) => {
+    let end: string = style < 3 ? ENDS[style] : ENDS[pick(3)];
+    // A blank line written as LF right after a CR would be read as one CRLF line end.
+    if (content === "" && previous === "\r" && end === "\n") end = "\r";
+    put(content + end);
+    previous = end;
+  };
+  const bom = pick(4) === 0;
+  if (bom) put("\ufeff");
+  for (const [i, item] of items.entries()) {
+    for (let k = pick(4); k > 0; k--) {
+      const before = pick(4);
+      if (before === 0) line(HEARTBEATS[pick(HEARTBEATS.length)] ?? ":");
+      else if (before === 1) line("");
+      else if (before === 2) {
+        line(DATALESS[pick(DATALESS.length)] ?? "id: 1");
+        line("");
+      }
+    }
+    starts.push(offset);
+    if (pick(3) === 0) line(`id: ${i}`);
+    if (pick(4) === 0) line("event: message");
+    const json = "event" in item ? JSON.stringify(item.event) : item.data;
+    const form = pick(5);
+    if (form === 0) line(`data:${json}`);
+    else if (form === 1 && "event" in item) {
+      // Multi-line data: the lines of pretty-printed JSON, which SSE joins with LF.
+      for (const part of JSON.stringify(item.event, null, 1).split("\n")) line(`data: ${part}`);
+    } else if (form === 2) {
+      line(`data: ${json}`);
+      line(": a comment inside the message");
+    } else line(`data: ${json}`);
+    if (pick(6) === 0) line("retry: 2000");
+    ends.push(offset);
+    line("");
+  }
+  const tail = pick(5);
+  if (tail === 0) line(": bye");
+  else if (tail === 1) line("");
+  // A comment line that the end of input cuts short.
+  const unterminated = tail === 2 ? ": cut sh" : "";
+  put(unterminated);
+  return {
+    bytes: utf8.encode(pieces.join("")),
+    bom,
+    starts,
+    ends,
+    unterminated: unterminated.length,
+  };
+}
+
+const asItems = (events: readonly unknown[]): Item[] => events.map((event) => ({ event }));
+
+// ---------------------------------------------------------------------------------------
+// Chunkings
+
+function cutAt(bytes: Uint8Array, points: readonly number[]): Uint8Array[] {
+  const cuts = [...new Set(points.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    chunks.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+const byteByByte = (bytes: Uint8Array) => Array.from(bytes, (b) => Uint8Array.of(b));
+
+// ---------------------------------------------------------------------------------------
+// Running the proxy
+
+/** An upstream body that hands out `chunks` one per pull and records its cancellation. */
+function upstreamOf(chunks: readonly Uint8Array[]) {
+  const state = { pulls: 0, cancelled: false, reason: undefined as unknown };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const chunk = chunks[state.pulls++];
+        // Copies: the proxy may hand out views of the chunks it was given.
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk.slice());
+      },
+      cancel(reason) {
+        state.cancelled = true;
+        state.reason = reason;
+      },
+    },
+    // Read only when asked, like a network body, so that a cancel finds it still open.
+    { highWaterMark: 0 },
+  );
+  return { body, state };
+}
+
+interface Output {
+  bytes: Uint8Array;
+  /** Every chunk the body handed out. */
+  chunks: Uint8Array[];
+  errored: boolean;
+  error: unknown;
+}
+
+async function drain(body: ReadableStream<Uint8Array> | null): Promise<Output> {
+  const chunks: Uint8Array[] = [];
+  const done = (errored: boolean, error: unknown) => ({
+    bytes: concat(chunks),
+    chunks,
+    errored,
+    error,
+  });
+  if (body === null) return done(false, undefined);
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const result = await reader.read();
+      if (result.done) return done(false, undefined);
+      chunks.push(result.value);
+    }
+  } catch (error) {
+    return done(true, error);
+  }
+}
+
+const SSE = { "content-type": "text/event-stream" };
+
+async function proxy(chunks: readonly Uint8Array[], options?: VerifyResponseOptions) {
+  const upstream = upstreamOf(chunks);
+  const output = await drain(
+    verifyResponse(new Response(upstream.body, { headers: SSE }), options).body,
+  );
+  return { ...output, upstream: upstream.state };
+}
+
+// ---------------------------------------------------------------------------------------
+// The expected output, from the input's layout and a Verifier
+
+/** The value a message's data decodes to (SPEC §12). */
+function decodedValue(item: Item): unknown {
+  if ("event" in item) return item.event;
+  try {
+    return JSON.parse(item.data);
+  } catch (cause) {
+    return new SseDecodeFailure("INVALID_JSON", item.data, cause);
+  }
+}
+
+interface Verdict {
+  /** How many values were verified before the violation (all of them when valid). */
+  verified: number;
+  error: VerifyError | undefined;
+  /** Whether a run was open after the verified values. */
+  runOpen: boolean;
+}
+
+function verdictOf(values: readonly unknown[]): Verdict {
+  const verifier = new Verifier();
+  let runOpen = false;
+  for (const [i, value] of values.entries()) {
+    try {
+      verifier.verify(value);
+    } catch (error) {
+      if (!isVerifyError(error)) throw error;
+      return { verified: i, error, runOpen };
+    }
+    const type = typeof value === "object" && value !== null && Reflect.get(value, "type");
+    if (type === "RUN_STARTED") runOpen = true;
+    if (type === "RUN_FINISHED" || type === "RUN_ERROR") runOpen = false;
+  }
+  try {
+    verifier.end();
+  } catch (error) {
+    if (!isVerifyError(error)) throw error;
+    return { verified: values.length, error, runOpen };
+  }
+  return { verified: values.length, error: undefined, runOpen };
+}
+
+/** Every CR and CRLF written as LF (the bytes are UTF-8: CR and LF never occur inside a character). */
+function lfOnly(bytes: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b !== CR) out.push(b);
+    else {
+      out.push(LF);
+      if (bytes[i + 1] === LF) i++;
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/**
+ * What the proxy must write for `framed` when the first `values.length` of its messages
+ * arrive (the rest cut off): the input up to the first field line of the first message not
+ * verified (all of it when every message is), line ends converted for `lf`, then a
+ * RUN_ERROR in run-error mode while a run is open. A BOM alone is not released: it is
+ * neither a message nor a line.
+ */
+function expected(framed: Framed, values: readonly unknown[], options: VerifyResponseOptions) {
+  const verdict = verdictOf(values);
+  let upTo = framed.starts[verdict.verified] ?? framed.bytes.length;
+  if (framed.bom && upTo === 3) upTo = 0;
+  let released = framed.bytes.subarray(0, upTo);
+  if (options.lineEnds === "lf") released = lfOnly(released);
+  const error = verdict.error;
+  let events = values.slice(0, verdict.verified);
+  if (error !== undefined && options.onViolation === "run-error" && verdict.runOpen) {
+    const runError = { type: "RUN_ERROR", message: error.message, code: error.code };
+    released = concat([released, runErrorMessage(released, runError)]);
+    events = [...events, runError];
+  }
+  return { bytes: released, events, verdict };
+}
+
+function runErrorMessage(released: Uint8Array, event: unknown): Uint8Array {
+  const last = released[released.length - 1];
+  const lineStart = released.length === 0 || last === LF || last === CR;
+  return utf8.encode(`${lineStart ? "" : "\n"}data: ${JSON.stringify(event)}\n\n`);
+}
+
+/** Fails unless the bytes are equal, showing both as JSON strings (CR and LF visible). */
+function expectBytes(actual: Uint8Array, wanted: Uint8Array): void {
+  if (actual.length === wanted.length && actual.every((b, i) => b === wanted[i])) return;
+  expect(JSON.stringify(text.decode(actual))).toBe(JSON.stringify(text.decode(wanted)));
+  expect(actual).toEqual(wanted);
+}
+
+// ---------------------------------------------------------------------------------------
+// An SSE reader, written plainly from the WHATWG grammar, for the output
+
+function readSse(bytes: Uint8Array): unknown[] {
+  let input = text.decode(bytes);
+  if (input.startsWith("\ufeff")) input = input.slice(1);
+  const lines = input.split(/\r\n|\r|\n/);
+  lines.pop(); // the piece after the last line end is not a line
+  const values: unknown[] = [];
+  let data: string[] | undefined;
+  for (const line of lines) {
+    if (line === "") {
+      if (data !== undefined) values.push(JSON.parse(data.join("\n")));
+      data = undefined;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    if (field !== "data") continue;
+    const value = colon === -1 ? "" : line.slice(colon + 1);
+    data ??= [];
+    data.push(value.startsWith(" ") ? value.slice(1) : value);
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------
+// Arbitraries
+
+/** One value of `arbitrary`, the same on every run. */
+function sample<T>(arbitrary: fc.Arbitrary<T>): T {
+  const [value] = fc.sample(arbitrary, { seed: 42, numRuns: 1 });
+  if (value === undefined) throw new Error("no sample");
+  return value;
+}
+
+const seed = fc.integer();
+const cuts = fc.array(fc.nat(), { maxLength: 16 });
+/** Short runs, for byte-by-byte chunking. */
+const shortRun = fc
+  .array(fc.nat({ max: 0x7fffffff }), { maxLength: 40 })
+  .map((xs) => buildRun(xs, { ending: "either" }));
+const modes = fc.constantFrom<VerifyResponseOptions>(
+  {},
+  { onViolation: "run-error" },
+  { lineEnds: "lf" },
+  { onViolation: "run-error", lineEnds: "lf" },
+);
+
+// ---------------------------------------------------------------------------------------
+
+describe("verifyResponse: the upstream's own bytes", () => {
+  it("a valid run comes out byte for byte, whole and in random chunks", async () => {
+    await fc.assert(
+      fc.asyncProperty(validRun, seed, cuts, async (events, s, points) => {
+        const framed = frame(asItems(events), s);
+        for (const chunks of [[framed.bytes], cutAt(framed.bytes, points)]) {
+          const out = await proxy(chunks);
+          expect(out.errored).toBe(false);
+          expectBytes(out.bytes, framed.bytes);
+          expect(readSse(out.bytes)).toEqual(events);
+          expect(out.upstream.cancelled).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a valid run comes out byte for byte, one byte per chunk", async () => {
+    await fc.assert(
+      fc.asyncProperty(shortRun, seed, async (events, s) => {
+        const framed = frame(asItems(events), s);
+        const out = await proxy(byteByByte(framed.bytes));
+        expect(out.errored).toBe(false);
+        expectBytes(out.bytes, framed.bytes);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('lineEnds "lf": every CR and CRLF becomes LF, nothing else changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(validRun, seed, cuts, async (events, s, points) => {
+        const framed = frame(asItems(events), s);
+        const want = lfOnly(framed.bytes);
+        for (const chunks of [[framed.bytes], cutAt(framed.bytes, points)]) {
+          const out = await proxy(chunks, { lineEnds: "lf" });
+          expect(out.errored).toBe(false);
+          expectBytes(out.bytes, want);
+          expect(out.bytes.includes(CR)).toBe(false);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    const framed = frame(asItems(sample(validRun)), 3);
+    const out = await proxy(byteByByte(framed.bytes), { lineEnds: "lf" });
+    expectBytes(out.bytes, lfOnly(framed.bytes));
+  });
+
+  it.each([
+    ["CR", "\r"],
+    ["CRLF", "\r\n"],
+  ])("a %s-framed stream, split inside every line end, comes out whole", async (_, end) => {
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const input = utf8.encode(events.map((e) => `data: ${JSON.stringify(e)}${end}${end}`).join(""));
+    const points = [...input.keys()].filter((i) => input[i] === CR).map((i) => i + 1);
+    for (const lineEnds of ["keep", "lf"] as const) {
+      const out = await proxy(cutAt(input, points), { lineEnds });
+      expect(out.bytes).toEqual(lineEnds === "keep" ? input : lfOnly(input));
+    }
+  });
+
+  it("releases bytes per network chunk, not per event", async () => {
+    const events = sample(validRun);
+    const whole = utf8.encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+    const out = await proxy([whole]);
+    expect(out.chunks).toHaveLength(1);
+    expect(out.chunks[0]).toEqual(whole);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Violations
+
+/** Items that break a rule wherever they are put into a valid run (the Verifier says which). */
+const BAD_ITEMS: Item[] = [
+  { event: { type: "TEXT_MESSAGE_CONTENT", messageId: "never-opened", delta: "x" } },
+  { event: { type: "RUN_STARTED", threadId: "t1", runId: "again" } },
+  { event: { type: "TEXT_MESSAGE_START", role: "assistant" } },
+  { data: "[DONE]" },
+  { data: "42" },
+];
+
+const violating = fc
+  .tuple(validRun, fc.nat(), fc.constantFrom(...BAD_ITEMS))
+  .map(([events, at, bad]) => {
+    const items = asItems(events);
+    items.splice(at % (items.length + 1), 0, bad);
+    return items;
+  });
+
+/** Checks the proxy's output against {@link expected}, in the mode `options` names. */
+async function expectProxied(
+  chunks: readonly Uint8Array[],
+  framed: Framed,
+  values: readonly unknown[],
+  options: VerifyResponseOptions,
+) {
+  const want = expected(framed, values, options);
+  const out = await proxy(chunks, options);
+  expectBytes(out.bytes, want.bytes);
+  expect(readSse(out.bytes)).toEqual(want.events);
+  const error = want.verdict.error;
+  if (error === undefined || options.onViolation === "run-error") {
+    expect(out.errored).toBe(false);
+  } else {
+    expect(out.errored).toBe(true);
+    expect(isVerifyError(out.error) && [out.error.code, out.error.index]).toEqual([
+      error.code,
+      error.index,
+    ]);
+    expect(out.error).toBeInstanceOf(Error);
+  }
+  return { out, want };
+}
+
+describe("verifyResponse: violations", () => {
+  it("the output ends at the last verified message, then errors or ends with RUN_ERROR", async () => {
+    await fc.assert(
+      fc.asyncProperty(violating, seed, cuts, modes, async (items, s, points, options) => {
+        const framed = frame(items, s);
+        const values = items.map(decodedValue);
+        for (const chunks of [[framed.bytes], cutAt(framed.bytes, points)]) {
+          const { out, want } = await expectProxied(chunks, framed, values, options);
+          expect(want.verdict.error).toBeDefined();
+          // The upstream is cancelled with the VerifyError, in both modes, unless it had
+          // ended (a final CR only ends its line at the end of input).
+          const ended = out.upstream.pulls > chunks.length;
+          expect(out.upstream.cancelled || ended).toBe(true);
+          if (!ended)
+            expect(isVerifyError(out.upstream.reason) && out.upstream.reason.code).toBe(
+              want.verdict.error?.code,
+            );
+          if (options.onViolation === "run-error" && want.verdict.runOpen) {
+            expect(() => verifyAll(want.events)).not.toThrow();
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a violation one byte at a time", async () => {
+    await fc.assert(
+      fc.asyncProperty(shortRun, fc.nat(), seed, modes, async (events, at, s, options) => {
+        const items = asItems(events);
+        items.splice(at % (items.length + 1), 0, BAD_ITEMS[at % BAD_ITEMS.length] ?? { data: "" });
+        const framed = frame(items, s);
+        await expectProxied(byteByByte(framed.bytes), framed, items.map(decodedValue), options);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("a stream cut off inside a message ends at the message before it", async () => {
+    await fc.assert(
+      fc.asyncProperty(validRun, fc.nat(), fc.nat(), seed, cuts, modes, async (...args) => {
+        const [events, which, where, s, points, options] = args;
+        const framed = frame(asItems(events), s);
+        const i = which % events.length;
+        const start = framed.starts[i] ?? 0;
+        const end = framed.ends[i] ?? 0;
+        // Anywhere from the message's first field line to the start of its blank line.
+        const input = framed.bytes.subarray(0, start + (where % (end - start + 1)));
+        const { want } = await expectProxied(
+          cutAt(input, points),
+          framed,
+          events.slice(0, i),
+          options,
+        );
+        expect(want.verdict.error?.code).toMatch(/^STREAM_ENDED_BEFORE_RUN_/);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a run that never closes: every message and the comment after it, then RUN_ERROR", async () => {
+    await fc.assert(
+      fc.asyncProperty(validRun, seed, cuts, modes, async (events, s, points, options) => {
+        const open = events.slice(0, -1);
+        const framed = frame(asItems(open), s);
+        const { want } = await expectProxied(cutAt(framed.bytes, points), framed, open, options);
+        expect(want.verdict.error?.code).toMatch(/^STREAM_ENDED_BEFORE_RUN_/);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a RUN_ERROR after a comment the input cut short starts on a new line", async () => {
+    const start = `data: ${JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" })}\n\n`;
+    const out = await proxy([utf8.encode(`${start}: cut sh`)], { onViolation: "run-error" });
+    const body = text.decode(out.bytes);
+    expect(body.startsWith(`${start}: cut sh\ndata: {"type":"RUN_ERROR",`)).toBe(true);
+    expect(body.endsWith(`"code":"STREAM_ENDED_BEFORE_RUN_CLOSED"}\n\n`)).toBe(true);
+  });
+
+  it("passes its options on: allowSequentialRuns and maxBufferSize", async () => {
+    const run = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const one = utf8.encode(run.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+    const two = concat([one, one]);
+    const strict = await proxy([two]);
+    expectBytes(strict.bytes, one);
+    expect(isVerifyError(strict.error) && strict.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
+    const lenient = await proxy([two], { allowSequentialRuns: true });
+    expectBytes(lenient.bytes, two);
+    expect(lenient.errored).toBe(false);
+    const small = await proxy(cutAt(one, [4, 8, 12, 16, 20]), { maxBufferSize: 16 });
+    expect(small.bytes).toHaveLength(0);
+    expect(isVerifyError(small.error) && small.error.code).toBe("SSE_BUFFER_OVERFLOW");
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// An upstream the test drives by hand
+
+function manualUpstream() {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let onPull = () => {};
+  const state = { cancelled: false, reason: undefined as unknown };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        onPull();
+      },
+      cancel(reason) {
+        state.cancelled = true;
+        state.reason = reason;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return {
+    body,
+    state,
+    /** Resolves when the proxy next asks the upstream for bytes. */
+    nextPull(): Promise<"pulled"> {
+      return new Promise((resolve) => {
+        onPull = () => resolve("pulled");
+      });
+    },
+    send(chunk: string) {
+      controller?.enqueue(utf8.encode(chunk));
+    },
+    end() {
+      controller?.close();
+    },
+    fail(error: unknown) {
+      controller?.error(error);
+    },
+  };
+}
+
+/**
+ * Sends `chunk` while the reader waits, and tells what happened first: the reader got bytes
+ * (what it got), or the proxy asked the upstream for more (it held `chunk` back).
+ */
+async function afterSending(
+  upstream: ReturnType<typeof manualUpstream>,
+  read: Promise<ReadableStreamReadResult<Uint8Array>>,
+  chunk: string,
+): Promise<string> {
+  const pulled = upstream.nextPull();
+  upstream.send(chunk);
+  const first = await Promise.race([read.then((r) => (r.done ? "done" : r.value)), pulled]);
+  return typeof first === "string" ? first : `released ${JSON.stringify(text.decode(first))}`;
+}
+
+const message = (event: unknown) => `data: ${JSON.stringify(event)}\n\n`;
+const STARTED = message({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+const MSG_START = message({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" });
+const FINISHED = message({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
+const released = (s: string) => `released ${JSON.stringify(s)}`;
+
+type Upstream = ReturnType<typeof manualUpstream>;
+
+/**
+ * A read of the proxy's body, once the proxy waits on the upstream for it. (Wrapped: an
+ * async function cannot return a pending promise unawaited.)
+ */
+async function readNext(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  upstream: Upstream,
+): Promise<{ read: Promise<ReadableStreamReadResult<Uint8Array>> }> {
+  const pulled = upstream.nextPull();
+  const read = reader.read();
+  await pulled;
+  return { read };
+}
+
+function proxyReader(upstream: Upstream, options?: VerifyResponseOptions) {
+  const body = verifyResponse(new Response(upstream.body, { headers: SSE }), options).body;
+  if (body === null) throw new Error("no body");
+  return body.getReader();
+}
+
+describe("verifyResponse: when bytes are released", () => {
+  it("a heartbeat reaches the client while the agent is silent; a partial message never", async () => {
+    const upstream = manualUpstream();
+    const reader = proxyReader(upstream);
+    let { read } = await readNext(reader, upstream);
+    expect(await afterSending(upstream, read, STARTED)).toBe(released(STARTED));
+
+    ({ read } = await readNext(reader, upstream));
+    expect(await afterSending(upstream, read, ": ping\n")).toBe(released(": ping\n"));
+    ({ read } = await readNext(reader, upstream));
+    expect(await afterSending(upstream, read, ":\r\n\r\n")).toBe(released(":\r\n\r\n"));
+
+    ({ read } = await readNext(reader, upstream));
+    expect(await afterSending(upstream, read, MSG_START.slice(0, 20))).toBe("pulled");
+    // A whole field line, then a comment inside the message: still no message to release.
+    expect(await afterSending(upstream, read, MSG_START.slice(20, -1))).toBe("pulled");
+    expect(await afterSending(upstream, read, ": inside\n")).toBe("pulled");
+    // The blank line completes it: released with the comment inside it, then a heartbeat.
+    expect(await afterSending(upstream, read, "\n: ping\n")).toBe(
+      released(`${MSG_START.slice(0, -1)}: inside\n\n: ping\n`),
+    );
+    await reader.cancel("done");
+  });
+
+  it("a message is not released before it is verified, nor after it failed", async () => {
+    const upstream = manualUpstream();
+    const reader = proxyReader(upstream);
+    let { read } = await readNext(reader, upstream);
+    expect(await afterSending(upstream, read, STARTED + FINISHED.slice(0, -1))).toBe(
+      released(STARTED),
+    );
+    // Its blank line completes RUN_FINISHED; a second RUN_STARTED in the same chunk breaks
+    // rule 2, and none of its bytes come out.
+    ({ read } = await readNext(reader, upstream));
+    upstream.send(`\n${STARTED}`);
+    expect(text.decode((await read).value)).toBe(FINISHED);
+    const error: unknown = await reader.read().catch((e: unknown) => e);
+    expect(isVerifyError(error) && error.code).toBe("EVENT_AFTER_RUN_CLOSED");
+    expect(upstream.state.cancelled).toBe(true);
+    expect(upstream.state.reason).toBe(error);
+  });
+
+  it("cancelling the body cancels the upstream with the same reason", async () => {
+    const upstream = manualUpstream();
+    const reader = proxyReader(upstream);
+    const { read } = await readNext(reader, upstream);
+    expect(await afterSending(upstream, read, STARTED)).toBe(released(STARTED));
+    const { read: pending } = await readNext(reader, upstream);
+    await reader.cancel("client went away");
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(upstream.state).toEqual({ cancelled: true, reason: "client went away" });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Upstream failures
+
+/** Sends `chunk` and waits until the proxy has read it and asks for more. */
+async function sendAll(upstream: Upstream, chunk: string): Promise<void> {
+  const pulled = upstream.nextPull();
+  upstream.send(chunk);
+  await pulled;
+}
+
+describe("verifyResponse: an upstream network error", () => {
+  const reset = () => new TypeError("terminated");
+  const partial = MSG_START.slice(0, 25);
+
+  it('while a run is open: "error" errors the body with the upstream error', async () => {
+    const upstream = manualUpstream();
+    const body = verifyResponse(new Response(upstream.body, { headers: SSE })).body;
+    const output = drain(body);
+    await sendAll(upstream, STARTED + MSG_START + partial);
+    const error = reset();
+    upstream.fail(error);
+    const out = await output;
+    expect(text.decode(out.bytes)).toBe(STARTED + MSG_START);
+    expect(out.error).toBe(error);
+  });
+
+  it('while a run is open: "run-error" ends with RUN_ERROR, code UPSTREAM_ERROR', async () => {
+    for (const lineEnds of ["keep", "lf"] as const) {
+      const upstream = manualUpstream();
+      const response = verifyResponse(new Response(upstream.body, { headers: SSE }), {
+        onViolation: "run-error",
+        lineEnds,
+      });
+      const output = drain(response.body);
+      await sendAll(upstream, STARTED.replaceAll("\n", "\r\n") + MSG_START + partial);
+      upstream.fail(reset());
+      const out = await output;
+      expect(out.errored).toBe(false);
+      const runError = { type: "RUN_ERROR", message: "terminated", code: "UPSTREAM_ERROR" };
+      const head = lineEnds === "keep" ? STARTED.replaceAll("\n", "\r\n") : STARTED;
+      expect(text.decode(out.bytes)).toBe(head + MSG_START + message(runError));
+      expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+    }
+  });
+
+  it.each(["error", "run-error"] as const)(
+    "with no run open, the body errors with the upstream error (%s)",
+    async (onViolation) => {
+      for (const before of ["", `${STARTED}${FINISHED}`, ": ping\n"]) {
+        const upstream = manualUpstream();
+        const response = verifyResponse(new Response(upstream.body, { headers: SSE }), {
+          onViolation,
+        });
+        const output = drain(response.body);
+        if (before !== "") await sendAll(upstream, before);
+        const error = reset();
+        upstream.fail(error);
+        const out = await output;
+        expect(text.decode(out.bytes)).toBe(before);
+        expect(out.error).toBe(error);
+      }
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------
+// Status and headers
+
+describe("verifyResponse: status and headers", () => {
+  const body = STARTED + FINISHED;
+
+  it("keeps the status and the headers, except five that describe the connection", async () => {
+    const upstream = new Response(body, {
+      status: 201,
+      statusText: "Created",
+      headers: [
+        ["content-type", "text/event-stream; charset=utf-8"],
+        ["cache-control", "no-store"],
+        ["access-control-allow-origin", "https://app.example"],
+        ["access-control-expose-headers", "x-request-id"],
+        ["x-request-id", "req-42"],
+        ["set-cookie", "a=1; Path=/"],
+        ["set-cookie", "b=2; Path=/"],
+        ["etag", '"v1"'],
+        ["content-length", "999"],
+        ["content-encoding", "gzip"],
+        ["transfer-encoding", "chunked"],
+        ["connection", "keep-alive"],
+        ["keep-alive", "timeout=5"],
+      ],
+    });
+    const response = verifyResponse(upstream);
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe("Created");
+    const headers = response.headers;
+    expect(headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(headers.get("access-control-expose-headers")).toBe("x-request-id");
+    expect(headers.get("x-request-id")).toBe("req-42");
+    expect(headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(headers.get("etag")).toBe('"v1"');
+    for (const name of [
+      "content-length",
+      "content-encoding",
+      "transfer-encoding",
+      "connection",
+      "keep-alive",
+    ]) {
+      expect(headers.has(name)).toBe(false);
+    }
+    expect(await response.text()).toBe(body);
+  });
+
+  it("adds content-type and cache-control when absent", async () => {
+    const stream = new Blob([body]).stream();
+    const response = verifyResponse(new Response(stream, { headers: { "x-other": "1" } }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("x-other")).toBe("1");
+    expect(await response.text()).toBe(body);
+  });
+
+  it.each([204, 205, 304])("a %i passes through without a body, headers kept", (status) => {
+    const response = verifyResponse(
+      new Response(null, { status, headers: { etag: '"v1"', "content-length": "0" } }),
+    );
+    expect(response.status).toBe(status);
+    expect(response.body).toBeNull();
+    expect(response.headers.get("etag")).toBe('"v1"');
+    expect(response.headers.has("content-length")).toBe(false);
+  });
+
+  it("a 200 without a body is empty input", async () => {
+    const failed = await drain(verifyResponse(new Response(null)).body);
+    expect(failed.bytes).toHaveLength(0);
+    expect(isVerifyError(failed.error) && failed.error.code).toBe(
+      "STREAM_ENDED_BEFORE_RUN_STARTED",
+    );
+    const closed = await drain(
+      verifyResponse(new Response(null), { onViolation: "run-error" }).body,
+    );
+    expect(closed).toMatchObject({ errored: false, chunks: [] });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// verifyingFetch
+
+describe("verifyingFetch", () => {
+  const CRLF_RUN = (STARTED + FINISHED).replaceAll("\n", "\r\n");
+
+  /** A fetch that answers with `make()` and records its calls. */
+  function answering(make: () => Response) {
+    const calls: [RequestInfo | URL, RequestInit | undefined][] = [];
+    const fetch: FetchFunction = async (input, init) => {
+      calls.push([input, init]);
+      return make();
+    };
+    return { fetch, calls };
+  }
+
+  it('verifies a 2xx event stream: "run-error" and "lf" by default', async () => {
+    const { fetch, calls } = answering(
+      () => new Response(CRLF_RUN + MSG_START, { status: 200, headers: SSE }),
+    );
+    const init = { method: "POST", body: "{}" };
+    const response = await verifyingFetch({ fetch })("https://agent.test/run", init);
+    expect(calls).toEqual([["https://agent.test/run", init]]);
+    const events = readSse(new Uint8Array(await response.arrayBuffer()));
+    expect(events).toEqual([
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ]);
+    const strict = await verifyingFetch({ fetch, onViolation: "error", lineEnds: "keep" })("x");
+    const out = await drain(strict.body);
+    expect(text.decode(out.bytes)).toBe(CRLF_RUN);
+    expect(isVerifyError(out.error) && out.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
+  });
+
+  it("a run cut off comes back as RUN_ERROR", async () => {
+    const { fetch } = answering(() => new Response(STARTED + MSG_START, { headers: SSE }));
+    const response = await verifyingFetch({ fetch })("https://agent.test/run");
+    const events = readSse(new Uint8Array(await response.arrayBuffer()));
+    expect(events.at(-1)).toMatchObject({
+      type: "RUN_ERROR",
+      code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
+    });
+    expect(() => verifyAll(events)).not.toThrow();
+  });
+
+  it.each([
+    ["a 500", () => new Response("boom", { status: 500, headers: SSE })],
+    ["a 204 without a content type", () => new Response(null, { status: 204 })],
+    ["a JSON 200", () => Response.json({ ok: true })],
+    ["a 200 without a content type", () => new Response(new Blob([STARTED]).stream())],
+    ["an HTML 200", () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } })],
+  ])("%s comes back untouched, the same object", async (_, make) => {
+    const original = make();
+    const response = await verifyingFetch({ fetch: async () => original })("https://agent.test");
+    expect(response).toBe(original);
+  });
+
+  it("a thrown error comes back untouched", async () => {
+    const error = new TypeError("fetch failed");
+    const wrapped = verifyingFetch({
+      fetch: async () => {
+        throw error;
+      },
+    });
+    expect(await wrapped("https://agent.test").catch((e: unknown) => e)).toBe(error);
+  });
+
+  it("looks up the global fetch at each call", async () => {
+    const wrapped = verifyingFetch();
+    const original = globalThis.fetch;
+    const seen: string[] = [];
+    try {
+      for (const name of ["first", "second"]) {
+        globalThis.fetch = async () => {
+          seen.push(name);
+          return new Response(name, { status: 418 });
+        };
+        expect(await (await wrapped("https://agent.test")).text()).toBe(name);
+      }
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(seen).toEqual(["first", "second"]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The decoding core's contract, as the proxy uses it
+
+describe("SseDecoder positions, as the proxy reads them", () => {
+  it("during emit, safe is where the message's first field line starts (or 0 after a lone BOM)", () => {
+    fc.assert(
+      fc.property(validRun, seed, cuts, (events, s, points) => {
+        const framed = frame(asItems(events), s);
+        const safes: number[] = [];
+        const decoder: SseDecoder = new SseDecoder(() => safes.push(decoder.safe), {
+          positions: true,
+        });
+        for (const chunk of cutAt(framed.bytes, points)) decoder.push(chunk);
+        decoder.finish();
+        const starts = framed.starts.map((start) => (framed.bom && start === 3 ? 0 : start));
+        expect(safes).toEqual(starts);
+        // After the end: everything, but a comment line that no line end closed.
+        expect(decoder.safe).toBe(framed.bytes.length - framed.unterminated);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
