@@ -1,3 +1,4 @@
+export * from "./chunk-expander.ts";
 export * from "./client.ts";
 export * from "./encoder.ts";
 export * from "./errors.ts";

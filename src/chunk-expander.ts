@@ -1,0 +1,361 @@
+/**
+ * Chunk expansion (SPEC §15): `TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK` and
+ * `REASONING_MESSAGE_CHUNK` turned into the start, content and end events they stand for,
+ * event for event as `@ag-ui/client` 1.0.0's `transformChunks` expands them.
+ * @module
+ */
+
+import type { AgUiEvent } from "./events.ts";
+
+/** What one chunk type expands into. */
+interface ChunkForm {
+  /** Index of this form's id index in {@link ChunkExpanderStream}'s state. */
+  readonly slot: 0 | 1 | 2;
+  /** The entity, as error messages name it. */
+  readonly noun: string;
+  readonly idField: "messageId" | "toolCallId";
+  readonly start: string;
+  readonly content: string;
+  readonly end: string;
+  /**
+   * Fields the opening chunk fixes for the whole stream, each with the value an absent one
+   * stands for. A continuation may leave them out or repeat them unchanged, nothing else.
+   */
+  readonly fixed: readonly (readonly [field: string, absent: unknown])[];
+  /** A field an opening chunk must carry besides its id. */
+  readonly required: string | undefined;
+  /** The role every start event of this form carries, whatever the chunk says. */
+  readonly role: string | undefined;
+  /** The chunk type's protocol fields; any other key rides on an expanded event. */
+  readonly known: ReadonlySet<string>;
+}
+
+const BASE_FIELDS = ["type", "timestamp", "rawEvent", "metadata", "subagentRunId"];
+
+const TEXT: ChunkForm = {
+  slot: 0,
+  noun: "text message",
+  idField: "messageId",
+  start: "TEXT_MESSAGE_START",
+  content: "TEXT_MESSAGE_CONTENT",
+  end: "TEXT_MESSAGE_END",
+  fixed: [
+    ["role", "assistant"],
+    ["name", undefined],
+  ],
+  required: undefined,
+  role: undefined,
+  known: new Set([...BASE_FIELDS, "messageId", "role", "name", "delta"]),
+};
+
+const TOOL: ChunkForm = {
+  slot: 1,
+  noun: "tool call",
+  idField: "toolCallId",
+  start: "TOOL_CALL_START",
+  content: "TOOL_CALL_ARGS",
+  end: "TOOL_CALL_END",
+  fixed: [
+    ["toolCallName", undefined],
+    ["parentMessageId", undefined],
+  ],
+  required: "toolCallName",
+  role: undefined,
+  known: new Set([...BASE_FIELDS, "toolCallId", "toolCallName", "parentMessageId", "delta"]),
+};
+
+const REASONING: ChunkForm = {
+  slot: 2,
+  noun: "reasoning message",
+  idField: "messageId",
+  start: "REASONING_MESSAGE_START",
+  content: "REASONING_MESSAGE_CONTENT",
+  end: "REASONING_MESSAGE_END",
+  fixed: [],
+  required: undefined,
+  role: "reasoning",
+  known: new Set([...BASE_FIELDS, "messageId", "delta"]),
+};
+
+/** The stream a lane is assembling from chunks. */
+interface OpenStream {
+  readonly form: ChunkForm;
+  readonly id: unknown;
+  /** The opening chunk's `subagentRunId` as sent (even `null`): the end event carries it. */
+  readonly tag: unknown;
+  /** The `form.fixed` fields the opener set (or their defaults); absent ones are left out. */
+  readonly fixed: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What each event type does to the open chunk streams, for the types that do something:
+ * "lane" ends the stream of the lane its tag names, "all" ends every stream. Chunk types
+ * expand; every other type (RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE, SUBAGENT_STARTED,
+ * unknown types) passes by without touching them.
+ */
+const ENDS: ReadonlyMap<string, "lane" | "all" | "subagent" | ChunkForm> = new Map<
+  string,
+  "lane" | "all" | "subagent" | ChunkForm
+>([
+  ...[
+    "TEXT_MESSAGE_START",
+    "TEXT_MESSAGE_CONTENT",
+    "TEXT_MESSAGE_END",
+    "TOOL_CALL_START",
+    "TOOL_CALL_ARGS",
+    "TOOL_CALL_END",
+    "TOOL_CALL_RESULT",
+    "STATE_SNAPSHOT",
+    "STATE_DELTA",
+    "CUSTOM",
+    "STEP_STARTED",
+    "STEP_FINISHED",
+    "REASONING_START",
+    "REASONING_MESSAGE_START",
+    "REASONING_MESSAGE_CONTENT",
+    "REASONING_MESSAGE_END",
+    "REASONING_END",
+  ].map((type) => [type, "lane"] as const),
+  ...["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT"].map(
+    (type) => [type, "all"] as const,
+  ),
+  ["SUBAGENT_FINISHED", "subagent"],
+  ["SUBAGENT_ERROR", "subagent"],
+  ["TEXT_MESSAGE_CHUNK", TEXT],
+  ["TOOL_CALL_CHUNK", TOOL],
+  ["REASONING_MESSAGE_CHUNK", REASONING],
+]);
+
+/** A value as an error message shows it: strings JSON-quoted, so `""` is visible. */
+function show(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+function owner(lane: unknown): string {
+  return lane === undefined ? "the parent agent" : `subagent ${show(lane)}`;
+}
+
+/**
+ * A `TransformStream` that expands the chunk shorthand: each `TEXT_MESSAGE_CHUNK`,
+ * `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` becomes the start, content and end events
+ * it stands for, so a UI handles one form (SPEC §15). The output equals, event for event,
+ * what `@ag-ui/client` 1.0.0's `transformChunks` produces for the same input.
+ *
+ * - Chunk streams are assembled per lane: the subagent a chunk's `subagentRunId` names, or
+ *   the parent agent. A lane holds one stream at a time; a chunk with a new id, or of
+ *   another kind, ends the lane's stream (its end event comes first) and opens the next.
+ * - A continuation may leave out its id: it continues the stream of the lane its tag
+ *   names, else the parent's stream of its kind, else the only open stream of its kind.
+ * - A chunk with no `delta` and no `rawEvent` opens a stream without a content event.
+ * - Any other event of a lane (`TEXT_MESSAGE_START`, `TOOL_CALL_RESULT`, `STEP_STARTED`,
+ *   `CUSTOM`, `STATE_DELTA`, …) ends that lane's stream before it; `SUBAGENT_FINISHED` and
+ *   `SUBAGENT_ERROR` end the subagent's; `RUN_STARTED`, `RUN_FINISHED`, `RUN_ERROR` and
+ *   `MESSAGES_SNAPSHOT` end them all. A stream still open when the input ends gets no end
+ *   event.
+ * - Every other event passes through as the same object.
+ * - The stream errors (with an `Error`) at the chunk `transformChunks` throws on: an
+ *   opening chunk without its id (or a tool call's `toolCallName`), a chunk whose tag
+ *   contradicts the lane holding its id, an id-less untagged chunk two subagent lanes
+ *   could continue, a continuation that changes `role`, `name`, `toolCallName` or
+ *   `parentMessageId`.
+ *
+ * It does not verify. To verify a stream that uses chunks, verify the raw stream (chunks
+ * pass the verifier, SPEC §9.4), then expand; `runAgent(…, { expandChunks: true })` does that.
+ * One event in gives its whole expansion out, with the default queuing strategies.
+ *
+ * @example
+ * ```ts
+ * import { ChunkExpanderStream } from "ag-ui-verify";
+ * const chunks = [
+ *   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+ *   { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "Hel" },
+ *   { type: "TEXT_MESSAGE_CHUNK", delta: "lo" },
+ *   { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+ * ];
+ * const source = new ReadableStream({
+ *   start(controller) {
+ *     for (const event of chunks) controller.enqueue(event);
+ *     controller.close();
+ *   },
+ * });
+ * const types: string[] = [];
+ * await source.pipeThrough(new ChunkExpanderStream()).pipeTo(
+ *   new WritableStream({
+ *     write(event) {
+ *       types.push(event.type);
+ *     },
+ *   }),
+ * );
+ * // types: RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT, TEXT_MESSAGE_CONTENT,
+ * //   TEXT_MESSAGE_END, RUN_FINISHED
+ * ```
+ */
+export class ChunkExpanderStream extends TransformStream<AgUiEvent, AgUiEvent> {
+  constructor() {
+    /** Lane (a tag, or undefined for the parent agent) → the stream it is assembling. */
+    const lanes = new Map<unknown, OpenStream>();
+    /** Per form: id → the lane holding the open stream with that id. */
+    const holders: readonly [Map<unknown, unknown>, Map<unknown, unknown>, Map<unknown, unknown>] =
+      [new Map(), new Map(), new Map()];
+    let index = -1;
+
+    const endEvent = (open: OpenStream): AgUiEvent => {
+      const event: AgUiEvent = { type: open.form.end, [open.form.idField]: open.id };
+      if (open.tag !== undefined) event.subagentRunId = open.tag;
+      return event;
+    };
+    const endLane = (
+      lane: unknown,
+      controller: TransformStreamDefaultController<AgUiEvent>,
+    ): void => {
+      const open = lanes.get(lane);
+      if (open === undefined) return;
+      lanes.delete(lane);
+      holders[open.form.slot].delete(open.id);
+      controller.enqueue(endEvent(open));
+    };
+
+    const expand = (
+      form: ChunkForm,
+      chunk: AgUiEvent,
+      controller: TransformStreamDefaultController<AgUiEvent>,
+    ): void => {
+      const id = chunk[form.idField];
+      const sentTag = chunk.subagentRunId;
+      // A null tag is malformed; for choosing a lane it reads as no tag, but it is kept
+      // on what the chunk expands into, so the verifier downstream still sees it.
+      const tag = sentTag ?? undefined;
+      const held = holders[form.slot];
+      const type = chunk.type;
+
+      let lane: unknown = tag;
+      if (id !== undefined) {
+        if (held.has(id)) {
+          lane = held.get(id);
+          if (tag !== undefined && tag !== lane) {
+            throw new Error(
+              `${type} at index ${index} is tagged ${show(tag)}, but ${form.noun} ${show(id)} is open for ${owner(lane)}`,
+            );
+          }
+        }
+      } else if (tag === undefined && lanes.get(undefined)?.form !== form) {
+        // An untagged continuation with no id, where the parent has no stream of its kind:
+        // it can only mean the one lane that has.
+        if (held.size > 1) {
+          throw new Error(
+            `${type} at index ${index} has no ${form.idField} and no subagentRunId, and ${held.size} lanes have a ${form.noun} open; tag the chunk`,
+          );
+        }
+        for (const only of held.values()) lane = only;
+      }
+
+      let open = lanes.get(lane);
+      if (open !== undefined && open.form === form && (id === undefined || id === open.id)) {
+        for (const [field] of form.fixed) {
+          const value = chunk[field];
+          if (value !== undefined && value !== open.fixed[field]) {
+            throw new Error(
+              `${type} at index ${index} has ${field} ${show(value)}, but ${form.noun} ${show(open.id)} was opened with ${show(open.fixed[field])}`,
+            );
+          }
+        }
+      } else {
+        open = undefined;
+        if (id === undefined) {
+          throw new Error(
+            `${type} at index ${index} opens a ${form.noun} but has no ${form.idField}`,
+          );
+        }
+        if (form.required !== undefined && chunk[form.required] === undefined) {
+          throw new Error(
+            `${type} at index ${index} opens ${form.noun} ${show(id)} but has no ${form.required}`,
+          );
+        }
+      }
+      const continues = open !== undefined;
+
+      // Fields the chunk type does not define ride along on the expanded event. Plain
+      // assignment, so a key named "__proto__" is lost here exactly as upstream loses it;
+      // its mere presence still counts.
+      let extra: Record<string, unknown> | undefined;
+      for (const key of Object.keys(chunk)) {
+        if (form.known.has(key)) continue;
+        extra ??= {};
+        extra[key] = chunk[key];
+      }
+
+      const delta = chunk.delta;
+      const rawEvent = chunk.rawEvent;
+      const metadata = chunk.metadata;
+      const hasContent = delta !== undefined || rawEvent !== undefined;
+
+      if (open === undefined) {
+        endLane(lane, controller);
+        const fixed: Record<string, unknown> = {};
+        for (const [field, absent] of form.fixed) {
+          const value = chunk[field] === undefined ? absent : chunk[field];
+          if (value !== undefined) fixed[field] = value;
+        }
+        open = { form, id, tag: sentTag, fixed };
+        lanes.set(lane, open);
+        held.set(id, lane);
+
+        let start: AgUiEvent = { type: form.start, [form.idField]: id };
+        if (form.role !== undefined) start.role = form.role;
+        Object.assign(start, fixed);
+        if (sentTag !== undefined) start.subagentRunId = sentTag;
+        if (metadata !== undefined) start.metadata = metadata;
+        // With no content event to carry them, the extra fields go on the start event,
+        // under its own fields.
+        if (extra !== undefined && !hasContent) start = { ...extra, ...start };
+        controller.enqueue(start);
+      }
+
+      const contentTag = sentTag !== undefined ? sentTag : open.tag;
+      if (hasContent) {
+        const content: AgUiEvent = {
+          ...extra,
+          type: form.content,
+          [form.idField]: open.id,
+          delta: delta === undefined ? "" : delta,
+        };
+        if (contentTag !== undefined) content.subagentRunId = contentTag;
+        if (metadata !== undefined) content.metadata = metadata;
+        if (rawEvent !== undefined) content.rawEvent = rawEvent;
+        controller.enqueue(content);
+      } else if (continues && (metadata !== undefined || sentTag === null || extra !== undefined)) {
+        // A continuation with nothing to add but metadata, extra fields or a null tag
+        // still yields an (empty) content event, so none of them is dropped unseen.
+        const content: AgUiEvent = {
+          ...extra,
+          type: form.content,
+          [form.idField]: open.id,
+          delta: "",
+        };
+        if (metadata !== undefined) content.metadata = metadata;
+        if (contentTag !== undefined) content.subagentRunId = contentTag;
+        controller.enqueue(content);
+      }
+    };
+
+    super({
+      transform(event, controller) {
+        index++;
+        const effect = ENDS.get(event.type);
+        if (effect === "lane") endLane(event.subagentRunId ?? undefined, controller);
+        else if (effect === "all") {
+          for (const open of lanes.values()) controller.enqueue(endEvent(open));
+          lanes.clear();
+          for (const held of holders) held.clear();
+        } else if (effect === "subagent") {
+          // A terminal without its id is malformed and must not end the parent's stream.
+          if (event.subagentRunId != null) endLane(event.subagentRunId, controller);
+        } else if (effect !== undefined) {
+          expand(effect, event, controller);
+          return;
+        }
+        controller.enqueue(event);
+      },
+    });
+  }
+}
