@@ -2,7 +2,8 @@ import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
-    entry: ["src/index.ts"],
+    // The schema subpath is its own entry, so the main bundle carries none of it.
+    entry: { index: "src/index.ts", schema: "src/schema/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,
