@@ -88,15 +88,17 @@ interface OpenStream {
 }
 
 /**
- * What each event type does to the open chunk streams, for the types that do something:
- * "lane" ends the stream of the lane its tag names, "all" ends every stream. Chunk types
- * expand; every other type (RAW, ACTIVITY_*, REASONING_ENCRYPTED_VALUE, SUBAGENT_STARTED,
- * unknown types) passes by without touching them.
+ * What an event does besides passing through: "lane" ends the stream of the lane its tag
+ * names, "subagent" that of the subagent it ends, "all" every stream; a chunk form expands.
  */
-const ENDS: ReadonlyMap<string, "lane" | "all" | "subagent" | ChunkForm> = new Map<
-  string,
-  "lane" | "all" | "subagent" | ChunkForm
->([
+type Effect = "lane" | "subagent" | "all" | ChunkForm;
+
+/**
+ * The effect of each event type that has one. The others (RAW, ACTIVITY_*,
+ * REASONING_ENCRYPTED_VALUE, SUBAGENT_STARTED, unknown types) pass by without ending
+ * anything.
+ */
+const EFFECTS: ReadonlyMap<string, Effect> = new Map<string, Effect>([
   ...[
     "TEXT_MESSAGE_START",
     "TEXT_MESSAGE_CONTENT",
@@ -144,8 +146,9 @@ function owner(lane: unknown): string {
  * - Chunk streams are assembled per lane: the subagent a chunk's `subagentRunId` names, or
  *   the parent agent. A lane holds one stream at a time; a chunk with a new id, or of
  *   another kind, ends the lane's stream (its end event comes first) and opens the next.
- * - A continuation may leave out its id: it continues the stream of the lane its tag
- *   names, else the parent's stream of its kind, else the only open stream of its kind.
+ * - A chunk whose id is open in some lane continues that stream. A continuation may leave
+ *   out its id: it continues the stream of the lane its tag names, else the parent's
+ *   stream of its kind, else the only open stream of its kind.
  * - A chunk with no `delta` and no `rawEvent` opens a stream without a content event.
  * - Any other event of a lane (`TEXT_MESSAGE_START`, `TOOL_CALL_RESULT`, `STEP_STARTED`,
  *   `CUSTOM`, `STATE_DELTA`, …) ends that lane's stream before it; `SUBAGENT_FINISHED` and
@@ -155,13 +158,18 @@ function owner(lane: unknown): string {
  * - Every other event passes through as the same object.
  * - The stream errors (with an `Error`) at the chunk `transformChunks` throws on: an
  *   opening chunk without its id (or a tool call's `toolCallName`), a chunk whose tag
- *   contradicts the lane holding its id, an id-less untagged chunk two subagent lanes
+ *   contradicts the lane holding its id, an id-less untagged chunk several subagent lanes
  *   could continue, a continuation that changes `role`, `name`, `toolCallName` or
- *   `parentMessageId`.
+ *   `parentMessageId`. By then the reader has had every event expanded before it.
  *
  * It does not verify. To verify a stream that uses chunks, verify the raw stream (chunks
- * pass the verifier, SPEC §9.4), then expand; `runAgent(…, { expandChunks: true })` does that.
- * One event in gives its whole expansion out, with the default queuing strategies.
+ * pass the verifier, SPEC §9.4), then expand; `runAgent(…, { expandChunks: true })` does
+ * that. The verifier does not look inside chunks, so an accepted raw stream can still
+ * expand into a rejected one, for instance when a chunk names a message an explicit
+ * `TEXT_MESSAGE_START` already opened.
+ *
+ * One event in gives its whole expansion out: it keeps the default queuing strategies, so
+ * the next event is taken only once the reader has drained the last one's expansion.
  *
  * @example
  * ```ts
@@ -341,7 +349,7 @@ export class ChunkExpanderStream extends TransformStream<AgUiEvent, AgUiEvent> {
     super({
       transform(event, controller) {
         index++;
-        const effect = ENDS.get(event.type);
+        const effect = EFFECTS.get(event.type);
         if (effect === "lane") endLane(event.subagentRunId ?? undefined, controller);
         else if (effect === "all") {
           for (const open of lanes.values()) controller.enqueue(endEvent(open));
