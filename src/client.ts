@@ -4,6 +4,7 @@
  */
 
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
+import { isEventStreamType } from "./fetch.ts";
 import { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
 import { verifiedEvents } from "./verified-events.ts";
 import { shapeError, type VerifierOptions } from "./verifier.ts";
@@ -16,7 +17,7 @@ export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Aborting cancels the request, or the event stream once it is open, with the reason. */
   signal?: AbortSignal | undefined;
-  /** Extra request headers. */
+  /** Extra request headers; a `content-type` or `accept` here replaces the default one. */
   headers?: HeadersInit | undefined;
 }
 
@@ -24,6 +25,12 @@ export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
 export type EventStream = ReadableStream<AgUiEvent> & AsyncIterable<AgUiEvent>;
 
 const BODY_START = 1024;
+
+/**
+ * A cross-realm brand, as for `VerifyError`: `Symbol.for` keys are shared by every realm,
+ * so the guard also recognises errors made by another copy of this library.
+ */
+const BRAND = Symbol.for("ag-ui-verify.HttpError");
 
 /**
  * The agent answered with something other than an event stream: a non-2xx status, or a
@@ -45,6 +52,8 @@ export class HttpError extends Error {
   readonly headers: Headers;
   /** The first 1024 characters of the response body, when it could be read. */
   readonly body: string;
+  /** The response itself. Its body has been read (the start of it, into `body`). */
+  readonly response: Response;
 
   constructor(message: string, request: Request, response: Response, body: string) {
     super(message);
@@ -54,6 +63,31 @@ export class HttpError extends Error {
     this.statusText = response.statusText;
     this.headers = response.headers;
     this.body = body;
+    this.response = response;
+  }
+
+  /** @internal */
+  get [BRAND](): true {
+    return true;
+  }
+}
+
+/**
+ * True when `value` is an {@link HttpError}, including one made in another realm or by
+ * another copy of this library, where `instanceof` fails.
+ *
+ * @example
+ * ```ts
+ * import { isHttpError } from "ag-ui-verify";
+ * isHttpError(new Error("x")); // false
+ * ```
+ */
+export function isHttpError(value: unknown): value is HttpError {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return value instanceof HttpError || (BRAND in value && value[BRAND] === true);
+  } catch {
+    return false;
   }
 }
 
@@ -79,6 +113,8 @@ async function bodyStart(response: Response): Promise<string> {
 /**
  * Runs an agent: POSTs `input` (a RunAgentInput) as JSON with `Accept: text/event-stream`
  * and returns the response's events as a stream, verified against the protocol's rules.
+ * `content-type` and `accept` are set only when the caller's headers (`headers`, or the
+ * Request's) do not set them.
  *
  * - A non-2xx response throws an {@link HttpError}, as does a 2xx response that is not
  *   `text/event-stream`; a response without a body gives a stream that errors with
@@ -104,13 +140,16 @@ export async function runAgent(
 ): Promise<EventStream> {
   const headers = new Headers(urlOrRequest instanceof Request ? urlOrRequest.headers : undefined);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
-  headers.set("content-type", "application/json");
-  headers.set("accept", "text/event-stream");
+  // The caller's own content-type and accept win.
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  if (!headers.has("accept")) headers.set("accept", "text/event-stream");
   const init: RequestInit = { method: "POST", headers, body: JSON.stringify(input) };
   if (options.signal !== undefined) init.signal = options.signal;
   const request = new Request(urlOrRequest, init);
-  // The global is looked up now, not at import, so a fetch installed later is used.
-  const response = await (options.fetch ? options.fetch(request) : fetch(request));
+  // The global is looked up now, not at import, so a fetch installed later is used; neither
+  // is called as a method, which a runtime's own fetch would reject ("Illegal invocation").
+  const custom = options.fetch;
+  const response = await (custom ? custom(request) : fetch(request));
 
   const describe = `${request.method} ${request.url}`;
   if (!response.ok) {
@@ -124,7 +163,7 @@ export async function runAgent(
     );
   }
   const type = response.headers.get("content-type");
-  if (response.body !== null && !/^\s*text\/event-stream\s*(;|$)/i.test(type ?? "")) {
+  if (response.body !== null && !isEventStreamType(type)) {
     const body = await bodyStart(response);
     throw new HttpError(
       `${describe} answered ${response.status} with content-type ${JSON.stringify(type ?? "(none)")}, expected "text/event-stream"`,

@@ -78,7 +78,7 @@ function frame(items: readonly Item[], seed: number): Framed {
     offset += utf8.encode(s).length;
   };
   const line = (content: string) => {
-    let end: string = style < 3 ? ENDS[style] : ENDS[pick(3)];
+    let end: string = ENDS[style < 3 ? style : pick(3)] ?? "\n";
     // A blank line written as LF right after a CR would be read as one CRLF line end.
     if (content === "" && previous === "\r" && end === "\n") end = "\r";
     put(content + end);

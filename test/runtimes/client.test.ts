@@ -1,18 +1,31 @@
-// runAgent and verifyResponse in detail, under Node, against the local agent server
-// (test/server/agent-server.ts) and against in-memory responses.
+// runAgent, verifyResponse and verifyingFetch in detail, under Node, against the local agent
+// server (test/server/agent-server.ts) and against in-memory responses; and the real
+// @ag-ui/client 1.0.0 HttpAgent with `fetch: verifyingFetch()`. (The proxy's byte-level
+// properties are in test/proxy.test.ts.)
 
+import { runInNewContext } from "node:vm";
+import { HttpAgent } from "@ag-ui/client";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type AgUiEvent,
   HttpError,
+  isHttpError,
   isVerifyError,
   runAgent,
   VerifyError,
   verifyAll,
+  verifyingFetch,
   verifyResponse,
 } from "../../src/index.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
-import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
+import {
+  type AgentServer,
+  RICH_HEADERS,
+  richSse,
+  sse,
+  startAgentServer,
+} from "../server/agent-server.ts";
 
 let server: AgentServer;
 
@@ -113,38 +126,6 @@ function eventStream(body: BodyInit | null, init: ResponseInit = {}): Response {
   return new Response(body, { ...init, headers: { "content-type": "text/event-stream" } });
 }
 
-/** A body that hands out the given chunks one per pull and records its cancellation. */
-function countingBody(chunks: readonly string[], endless = false) {
-  const state = { pulls: 0, cancelled: false, reason: undefined as unknown };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const chunk = chunks[state.pulls++];
-      if (chunk !== undefined) controller.enqueue(utf8.encode(chunk));
-      // An endless body only stops when it is cancelled.
-      else if (endless) controller.enqueue(utf8.encode(": keep-alive\n\n"));
-      else controller.close();
-    },
-    cancel(reason) {
-      state.cancelled = true;
-      state.reason = reason;
-    },
-  });
-  return { body, state };
-}
-
-const perEvent = (events: readonly unknown[]) => events.map((event) => sse([event]));
-
-/** The VerifyError `verifyAll` reports for `events`. */
-function expectedError(events: readonly unknown[]): VerifyError {
-  try {
-    verifyAll(events);
-  } catch (error) {
-    if (error instanceof VerifyError) return error;
-    throw error;
-  }
-  throw new Error("expected the events to break a rule");
-}
-
 describe("runAgent: the request", () => {
   it("POSTs the input as JSON, accepting text/event-stream", async () => {
     const at = server.requests.length;
@@ -167,11 +148,11 @@ describe("runAgent: the request", () => {
     expect(server.requests[at]?.url).toBe("/run/valid");
   });
 
-  it("merges extra headers, keeping its own content-type and accept", async () => {
+  it("merges extra headers", async () => {
     const at = server.requests.length;
     await drain(
       await runAgent(`${server.url}/run/valid`, RUN_INPUT, {
-        headers: { authorization: "Bearer t0k3n", "X-Trace": "abc", accept: "application/json" },
+        headers: { authorization: "Bearer t0k3n", "X-Trace": "abc" },
       }),
     );
     const headers = server.requests[at]?.headers;
@@ -179,6 +160,24 @@ describe("runAgent: the request", () => {
     expect(headers?.["x-trace"]).toBe("abc");
     expect(headers?.accept).toBe("text/event-stream");
     expect(headers?.["content-type"]).toBe("application/json");
+  });
+
+  it("keeps the caller's own content-type and accept", async () => {
+    const at = server.requests.length;
+    const accept = "text/event-stream, application/json;q=0.5";
+    const type = "application/vnd.example+json; charset=utf-8";
+    await drain(
+      await runAgent(`${server.url}/run/valid`, RUN_INPUT, {
+        headers: { Accept: accept, "Content-Type": type },
+      }),
+    );
+    expect(server.requests[at]?.headers.accept).toBe(accept);
+    expect(server.requests[at]?.headers["content-type"]).toBe(type);
+    // A Request's own headers count as the caller's too.
+    const request = new Request(`${server.url}/run/valid`, { headers: { accept: "*/*" } });
+    await drain(await runAgent(request, RUN_INPUT));
+    expect(server.requests[at + 1]?.headers.accept).toBe("*/*");
+    expect(server.requests[at + 1]?.headers["content-type"]).toBe("application/json");
   });
 
   it("takes headers as a Headers object or as pairs", async () => {
@@ -410,6 +409,56 @@ describe("runAgent: responses that are not event streams", () => {
     expect(http.headers.get("x-upstream")).toBe("agent-server");
     expect(http.body).toBe("upstream says 502");
     expect(isVerifyError(error)).toBe(false);
+    expect(isHttpError(error)).toBe(true);
+  });
+
+  it("keeps the Response itself", async () => {
+    const original = new Response("nope", { status: 503, headers: { "retry-after": "5" } });
+    const fetch = answering(() => original);
+    const error = await rejection(runAgent("http://agent.test/run", RUN_INPUT, { fetch }));
+    expect(isHttpError(error) && error.response).toBe(original);
+    const html = new Response("<p>", { headers: { "content-type": "text/html" } });
+    const second = await rejection(
+      runAgent("http://agent.test/run", RUN_INPUT, { fetch: answering(() => html) }),
+    );
+    expect(isHttpError(second) && second.response).toBe(html);
+  });
+
+  it("isHttpError recognises an HttpError made by a copy of the library in another realm", async () => {
+    const bundle = await build({
+      entryPoints: [new URL("../../src/index.ts", import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      format: "iife",
+      globalName: "lib",
+      platform: "neutral",
+    });
+    const code = `${bundle.outputFiles[0]?.text ?? ""}
+      new lib.HttpError("x", new Request("http://agent.test/"), new Response(null, { status: 500 }), "");`;
+    const globals = {
+      TransformStream,
+      ReadableStream,
+      TextDecoder,
+      TextEncoder,
+      Request,
+      Response,
+    };
+    const foreign: unknown = runInNewContext(code, globals);
+    expect(foreign instanceof HttpError).toBe(false);
+    expect(isHttpError(foreign)).toBe(true);
+    expect(isHttpError(new Error("x"))).toBe(false);
+    expect(isHttpError(null)).toBe(false);
+    expect(
+      isHttpError(
+        new VerifyError("x", {
+          code: "INVALID_JSON",
+          index: 0,
+          eventType: undefined,
+          event: undefined,
+          field: undefined,
+        }),
+      ),
+    ).toBe(false);
   });
 
   it.each([400, 401, 404, 500, 503])("a %i throws an HttpError", async (status) => {
@@ -682,180 +731,65 @@ describe("runAgent: the stream", () => {
   });
 });
 
-describe("verifyResponse", () => {
-  it("re-serves a valid run as text/event-stream, not cached, byte-exactly", async () => {
-    const upstream = new Response(countingBody([sse(validRun(), true)]).body, {
-      status: 201,
-      statusText: "Created",
-      headers: { "content-type": "text/event-stream", "content-length": "1", etag: "x" },
-    });
-    const response = verifyResponse(upstream);
-    expect(response).toBeInstanceOf(Response);
-    expect(response.status).toBe(201);
-    expect(response.statusText).toBe("Created");
-    expect(response.headers.get("content-type")).toBe("text/event-stream");
-    expect(response.headers.get("cache-control")).toBe("no-cache");
-    expect(response.headers.get("content-length")).toBeNull();
-    expect(await response.text()).toBe(sse(validRun()));
+describe("verifyResponse over the network", () => {
+  const post = (path: string) => fetch(`${server.url}${path}`, { method: "POST" });
+
+  it("re-serves a rich stream byte for byte, with its headers, however it was chunked", async () => {
+    for (const query of ["", "?chunk=1", "?chunk=7&crlf=1", "?chunk=64"]) {
+      const response = verifyResponse(await post(`/run/rich${query}`));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example");
+      expect(response.headers.get("x-request-id")).toBe("req-42");
+      expect(response.headers.getSetCookie()).toEqual(RICH_HEADERS["set-cookie"]);
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      expect(response.headers.has("transfer-encoding")).toBe(false);
+      expect(response.headers.has("connection")).toBe(false);
+      expect(response.headers.has("keep-alive")).toBe(false);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(bytes).toEqual(utf8.encode(richSse(validRun(), query.includes("crlf"))));
+    }
   });
 
-  it("re-serves a run from the agent server, however it was chunked", async () => {
-    const upstream = await fetch(`${server.url}/run/valid?crlf=1&chunk=5`, { method: "POST" });
-    const text = await verifyResponse(upstream).text();
-    expect(text).toBe(sse(validRun()));
-    expect(parseSse(text)).toEqual(validRun());
+  it('lineEnds "lf" turns a CRLF stream into the same stream with LF', async () => {
+    const response = verifyResponse(await post("/run/rich?chunk=5&crlf=1"), { lineEnds: "lf" });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes).toEqual(utf8.encode(richSse(validRun())));
   });
 
-  it.each([204, 205, 304])("passes a %i (a status without a body) through", async (status) => {
-    const response = verifyResponse(new Response(null, { status }));
-    expect(response.status).toBe(status);
-    expect(response.body).toBeNull();
+  it('a connection reset mid-run: "error" errors the body with the network error', async () => {
+    const { text, errored, error } = await drainText(
+      verifyResponse(await post("/run/disconnect?events=4")).body,
+    );
+    expect(text).toBe(sse(validRun().slice(0, 4)));
+    expect(errored).toBe(true);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isVerifyError(error)).toBe(false);
   });
 
-  it("an empty upstream body errors with STREAM_ENDED_BEFORE_RUN_STARTED", async () => {
-    const { text, error } = await drainText(verifyResponse(new Response(null)).body);
-    expect(text).toBe("");
-    expect(isVerifyError(error) && error.code).toBe("STREAM_ENDED_BEFORE_RUN_STARTED");
-  });
-
-  describe.each([
-    ["one event per chunk", perEvent],
-    ["all in one chunk", (events: readonly unknown[]) => [sse(events)]],
-  ])("%s", (_, chunking) => {
-    it("by default errors the body with the VerifyError after the earlier events", async () => {
-      const upstream = countingBody(chunking(violationRun()), true);
-      const response = verifyResponse(new Response(upstream.body));
-      const { text, errored, error } = await drainText(response.body);
-      expect(text).toBe(sse(validRun().slice(0, VIOLATION_PREFIX)));
-      expect(errored).toBe(true);
-      expect(error).toBeInstanceOf(VerifyError);
-      const expected = expectedError(violationRun());
-      expect((error as VerifyError).code).toBe("TEXT_MESSAGE_NOT_OPEN");
-      expect((error as VerifyError).index).toBe(VIOLATION_PREFIX);
-      expect((error as VerifyError).message).toBe(expected.message);
-      expect(upstream.state.cancelled).toBe(true);
-      expect(upstream.state.reason).toBe(error);
+  it('a connection reset mid-run: "run-error" ends with RUN_ERROR, code UPSTREAM_ERROR', async () => {
+    const response = verifyResponse(await post("/run/disconnect?events=4"), {
+      onViolation: "run-error",
     });
-
-    it("in run-error mode ends cleanly with a RUN_ERROR", async () => {
-      const upstream = countingBody(chunking(violationRun()), true);
-      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
-      const { text, errored } = await drainText(response.body);
-      expect(errored).toBe(false);
-      const events = parseSse(text);
-      const expected = expectedError(violationRun());
-      expect(events).toEqual([
-        ...validRun().slice(0, VIOLATION_PREFIX),
-        { type: "RUN_ERROR", message: expected.message, code: "TEXT_MESSAGE_NOT_OPEN" },
-      ]);
-      expect(() => verifyAll(events)).not.toThrow();
-      expect(upstream.state.cancelled).toBe(true);
-      expect(isVerifyError(upstream.state.reason)).toBe(true);
-    });
-
-    it("in run-error mode, a violation after the run closed just ends the stream", async () => {
-      const events = [...validRun(), { type: "CUSTOM", name: "late", value: 1 }];
-      const upstream = countingBody(chunking(events), true);
-      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
-      const { text, errored } = await drainText(response.body);
-      expect(errored).toBe(false);
-      expect(text).toBe(sse(validRun()));
-      expect(upstream.state.cancelled).toBe(true);
-      expect(isVerifyError(upstream.state.reason) && upstream.state.reason.code).toBe(
-        "EVENT_AFTER_RUN_CLOSED",
-      );
-    });
-
-    it("in run-error mode, a stream that never starts a run just ends", async () => {
-      const events = [{ type: "TEXT_MESSAGE_START", messageId: "m1" }, ...validRun()];
-      const upstream = countingBody(chunking(events), true);
-      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
-      const { text, errored } = await drainText(response.body);
-      expect(errored).toBe(false);
-      expect(text).toBe("");
-      expect(upstream.state.cancelled).toBe(true);
-    });
-
-    it("in run-error mode, a run cut off ends with a RUN_ERROR", async () => {
-      const cut = validRun().slice(0, 6);
-      const upstream = countingBody(chunking(cut));
-      const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
-      const events = parseSse(await response.text());
-      expect(events.slice(0, -1)).toEqual(cut);
-      expect(events.at(-1)).toMatchObject({
-        type: "RUN_ERROR",
-        code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
-      });
-      expect(() => verifyAll(events)).not.toThrow();
-    });
-  });
-
-  it("in run-error mode, an empty upstream just ends", async () => {
-    const response = verifyResponse(new Response(""), { onViolation: "run-error" });
     const { text, errored } = await drainText(response.body);
     expect(errored).toBe(false);
-    expect(text).toBe("");
-  });
-
-  it("in run-error mode, an undecodable message becomes a RUN_ERROR", async () => {
-    const upstream = countingBody([sse(validRun().slice(0, 2)), "data: [DONE]\n\n"], true);
-    const response = verifyResponse(new Response(upstream.body), { onViolation: "run-error" });
-    const events = parseSse(await response.text());
-    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "INVALID_JSON" });
+    const events = parseSse(text);
+    expect(events.slice(0, -1)).toEqual(validRun().slice(0, 4));
+    // Node's fetch reports the cut as TypeError "terminated".
+    expect(events.at(-1)).toEqual({
+      type: "RUN_ERROR",
+      message: "terminated",
+      code: "UPSTREAM_ERROR",
+    });
     expect(() => verifyAll(events)).not.toThrow();
-    expect(upstream.state.cancelled).toBe(true);
   });
 
-  it("passes an upstream network error on unchanged, in both modes", async () => {
-    for (const onViolation of ["error", "run-error"] as const) {
-      const failure = new TypeError("network down");
-      let sent = false;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent) controller.error(failure);
-          else controller.enqueue(utf8.encode(sse(validRun().slice(0, 3))));
-          sent = true;
-        },
-      });
-      const { text, error } = await drainText(
-        verifyResponse(new Response(body), { onViolation }).body,
-      );
-      expect(text).toBe(sse(validRun().slice(0, 3)));
-      expect(error).toBe(failure);
-    }
-  });
-
-  it.each(["error", "run-error"] as const)(
-    "cancelling the downstream body cancels the upstream (%s mode)",
-    async (onViolation) => {
-      const upstream = countingBody(perEvent(validRun()), true);
-      const response = verifyResponse(new Response(upstream.body), { onViolation });
-      const reader = response.body?.getReader();
-      const first = await reader?.read();
-      expect(new TextDecoder().decode(first?.value)).toBe(sse(validRun().slice(0, 1)));
-      await reader?.cancel("client went away");
-      await until(() => upstream.state.cancelled, 5000, "the upstream to be cancelled");
-      expect(upstream.state.reason).toBe("client went away");
-      // Only what the reader asked for was pulled (plus the stream's small read-ahead).
-      expect(upstream.state.pulls).toBeLessThan(6);
-    },
-  );
-
-  it("passes options on: allowSequentialRuns and maxBufferSize", async () => {
-    const two = [...validRun(), ...validRun()];
-    const strict = await drainText(verifyResponse(new Response(sse(two))).body);
-    expect(isVerifyError(strict.error) && strict.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
-    const lenient = verifyResponse(new Response(sse(two)), { allowSequentialRuns: true });
-    expect(await lenient.text()).toBe(sse(two));
-
-    const bytes = utf8.encode(sse(validRun()));
-    const chunks: string[] = [];
-    for (let at = 0; at < bytes.length; at += 7) {
-      chunks.push(new TextDecoder().decode(bytes.subarray(at, at + 7), { stream: true }));
-    }
-    const small = verifyResponse(new Response(countingBody(chunks).body), { maxBufferSize: 16 });
-    const { error } = await drainText(small.body);
-    expect(isVerifyError(error) && error.code).toBe("SSE_BUFFER_OVERFLOW");
+  it("a violation cancels the upstream: the agent server sees the connection go", async () => {
+    const at = server.requests.length;
+    const upstream = await post("/run/violation?chunk=64&delay=20");
+    const { text, error } = await drainText(verifyResponse(upstream).body);
+    expect(parseSse(text)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
+    expect(isVerifyError(error) && error.code).toBe("TEXT_MESSAGE_NOT_OPEN");
+    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
   });
 
   it("proxies an agent-server run end to end through runAgent", async () => {
@@ -863,7 +797,7 @@ describe("verifyResponse", () => {
     const fetch = vi.fn(async (request: Request) =>
       verifyResponse(await globalThis.fetch(request), { onViolation: "run-error" }),
     );
-    const ok = await drain(await runAgent(`${server.url}/run/valid?chunk=3`, RUN_INPUT, { fetch }));
+    const ok = await drain(await runAgent(`${server.url}/run/rich?chunk=3`, RUN_INPUT, { fetch }));
     expect(ok.errored).toBe(false);
     expect(ok.events).toEqual(validRun());
 
@@ -871,5 +805,155 @@ describe("verifyResponse", () => {
     expect(bad.errored).toBe(false);
     expect(bad.events.slice(0, -1)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
     expect(bad.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "TEXT_MESSAGE_NOT_OPEN" });
+  });
+});
+
+describe("verifyingFetch over the network", () => {
+  /** verifyingFetch around the global fetch, keeping every response the global one gave. */
+  function recording() {
+    const responses: Response[] = [];
+    const wrapped = verifyingFetch({
+      fetch: async (input, init) => {
+        const response = await globalThis.fetch(input, init);
+        responses.push(response);
+        return response;
+      },
+    });
+    return { wrapped, responses };
+  }
+
+  it.each([
+    ["an error status", "/status/502"],
+    ["an HTML 200", `/content-type/${encodeURIComponent("text/html")}`],
+    ["a JSON 200", `/content-type/${encodeURIComponent("application/json")}`],
+    ["a 204", "/no-body"],
+  ])("%s comes back untouched: the same Response object", async (_, path) => {
+    const { wrapped, responses } = recording();
+    const response = await wrapped(`${server.url}${path}`, { method: "POST" });
+    expect(responses).toHaveLength(1);
+    expect(response).toBe(responses[0]);
+    await response.body?.cancel();
+  });
+
+  it("an event stream comes back verified, as a new Response", async () => {
+    const { wrapped, responses } = recording();
+    const response = await wrapped(`${server.url}/run/rich?crlf=1&chunk=9`, { method: "POST" });
+    expect(response).not.toBe(responses[0]);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes).toEqual(utf8.encode(richSse(validRun())));
+  });
+
+  it("a failed connection rejects with the fetch's own error", async () => {
+    const closed = await startAgentServer();
+    const url = closed.url;
+    await closed.close();
+    const error = await rejection(verifyingFetch()(`${url}/run/valid`));
+    expect(error).toBeInstanceOf(TypeError);
+  });
+});
+
+describe("@ag-ui/client 1.0.0 HttpAgent with fetch: verifyingFetch()", () => {
+  interface Outcome {
+    /** Event types, with the code of a RUN_ERROR. */
+    seen: string[];
+    messages: unknown;
+    error: unknown;
+  }
+
+  async function runHttpAgent(path: string, wrapped: boolean): Promise<Outcome> {
+    const agent = new HttpAgent({
+      url: `${server.url}${path}`,
+      ...(wrapped ? { fetch: verifyingFetch() } : {}),
+    });
+    const seen: string[] = [];
+    const record = (type: string, code?: unknown) =>
+      seen.push(code === undefined ? type : `${type} ${String(code)}`);
+    // The client logs a failed run to the console; the test reads the rejection instead.
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await agent.runAgent(
+        {},
+        {
+          onEvent: ({ event }) => {
+            if (event.type !== "RUN_ERROR") record(event.type);
+          },
+          onRunErrorEvent: ({ event }) => {
+            record(event.type, event.code);
+          },
+        },
+      );
+      return { seen, messages: agent.messages, error: undefined };
+    } catch (error) {
+      return { seen, messages: agent.messages, error };
+    } finally {
+      quiet.mockRestore();
+    }
+  }
+
+  it("a valid run gives the same events and messages as without it", async () => {
+    for (const path of ["/run/valid?chunk=7", "/run/rich?chunk=3"]) {
+      const plain = await runHttpAgent(path, false);
+      const verified = await runHttpAgent(path, true);
+      expect(plain.error).toBeUndefined();
+      expect(verified.error).toBeUndefined();
+      expect(verified.seen).toEqual(validRun().map((event) => event.type));
+      expect(verified.seen).toEqual(plain.seen);
+      expect(verified.messages).toEqual(plain.messages);
+      expect(Array.isArray(verified.messages) && verified.messages.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("a stream cut off mid-run reaches the agent as RUN_ERROR, not as a success", async () => {
+    const plain = await runHttpAgent("/run/cut?events=4", false);
+    // Without the wrapper the truncated run ends as if it had succeeded.
+    expect(plain.error).toBeUndefined();
+    expect(plain.seen).toEqual(
+      validRun()
+        .slice(0, 4)
+        .map((event) => event.type),
+    );
+    const verified = await runHttpAgent("/run/cut?events=4", true);
+    expect(verified.error).toBeUndefined();
+    expect(verified.seen).toEqual([
+      ...validRun()
+        .slice(0, 4)
+        .map((event) => event.type),
+      "RUN_ERROR STREAM_ENDED_BEFORE_RUN_CLOSED",
+    ]);
+  });
+
+  it("a connection reset mid-run reaches the agent as RUN_ERROR UPSTREAM_ERROR", async () => {
+    // (Without the wrapper the run rejects with the network error, and the client's own
+    // teardown then rethrows it as an unhandled rejection, so that case is not run here.)
+    const verified = await runHttpAgent("/run/disconnect?events=4", true);
+    expect(verified.error).toBeUndefined();
+    expect(verified.seen.at(-1)).toBe("RUN_ERROR UPSTREAM_ERROR");
+  });
+
+  it("a violation reaches the agent as RUN_ERROR with the rule's code", async () => {
+    const verified = await runHttpAgent("/run/violation", true);
+    expect(verified.seen).toEqual([
+      ...validRun()
+        .slice(0, VIOLATION_PREFIX)
+        .map((event) => event.type),
+      "RUN_ERROR TEXT_MESSAGE_NOT_OPEN",
+    ]);
+  });
+
+  it("a CRLF stream completes with the wrapper (and fails without it)", async () => {
+    const plain = await runHttpAgent("/run/valid?crlf=1&chunk=11", false);
+    expect(plain.error).toBeInstanceOf(Error);
+    const verified = await runHttpAgent("/run/valid?crlf=1&chunk=11", true);
+    expect(verified.error).toBeUndefined();
+    expect(verified.seen).toEqual(validRun().map((event) => event.type));
+    const lf = await runHttpAgent("/run/valid?chunk=11", false);
+    expect(verified.messages).toEqual(lf.messages);
+  });
+
+  it("an error response reaches the agent as it does without the wrapper", async () => {
+    const plain = await runHttpAgent("/status/502", false);
+    const verified = await runHttpAgent("/status/502", true);
+    expect(String(verified.error)).toBe("Error: HTTP 502: upstream says 502");
+    expect(String(verified.error)).toBe(String(plain.error));
   });
 });

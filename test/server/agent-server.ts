@@ -8,6 +8,11 @@
 //                         wait=ms    wait before sending the response head (default 0)
 //                         events=N   a longer valid run of about N events (longValidRun)
 //   /run/violation      violationRun(), same options
+//   /run/rich           validRun() as richSse() writes it (BOM, heartbeat comments, id:, event:,
+//                         retry:), with CORS, x-request-id and two set-cookie headers; same
+//                         options
+//   /run/cut            the first `events` (default 4) events of validRun(), then a clean end
+//                       (the run never closes)
 //   /run/done           validRun(), then `data: [DONE]`
 //   /run/disconnect     the first `events` (default 4) events of validRun(), then the socket
 //                       is destroyed mid-stream
@@ -71,6 +76,28 @@ export function sse(events: readonly unknown[], crlf = false): string {
   return events.map((event) => `data: ${JSON.stringify(event)}${end}`).join("");
 }
 
+/** Headers /run/rich sends besides the SSE ones. */
+export const RICH_HEADERS: Readonly<Record<string, string | string[]>> = {
+  "access-control-allow-origin": "https://app.example",
+  "access-control-expose-headers": "x-request-id",
+  "x-request-id": "req-42",
+  "set-cookie": ["session=abc; Path=/; HttpOnly", "theme=dark; Path=/"],
+};
+
+/**
+ * SSE for `events` with everything a producer may send besides `data:`: a BOM, a leading
+ * comment and `retry:` block, and before each event a heartbeat comment, then `id:` and
+ * `event:` lines.
+ */
+export function richSse(events: readonly unknown[], crlf = false): string {
+  const end = crlf ? "\r\n" : "\n";
+  let out = `\ufeff: agent stream${end}retry: 3000${end}${end}`;
+  for (const [i, event] of events.entries()) {
+    out += `: ping${end}id: ${i + 1}${end}event: agui${end}data: ${JSON.stringify(event)}${end}${end}`;
+  }
+  return out;
+}
+
 function intParam(query: URLSearchParams, name: string, fallback: number): number {
   const value = query.get(name);
   if (value === null || value === "") return fallback;
@@ -89,10 +116,19 @@ function write(res: ServerResponse, chunk: Uint8Array | string): Promise<void> {
 }
 
 /** Writes `body` as a text/event-stream response, `chunk` bytes at a time. */
-async function streamSse(res: ServerResponse, body: string, query: URLSearchParams) {
+async function streamSse(
+  res: ServerResponse,
+  body: string,
+  query: URLSearchParams,
+  headers: Readonly<Record<string, string | string[]>> = {},
+) {
   const chunk = intParam(query, "chunk", 0);
   const delay = intParam(query, "delay", 0);
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...headers,
+  });
   res.flushHeaders();
   const bytes = Buffer.from(body, "utf8");
   const size = chunk > 0 ? chunk : bytes.length;
@@ -136,6 +172,10 @@ async function route(req: IncomingMessage, res: ServerResponse) {
 
   if (path === "/run/valid") return streamSse(res, sse(run(), crlf), query);
   if (path === "/run/violation") return streamSse(res, sse(violationRun(), crlf), query);
+  if (path === "/run/rich") return streamSse(res, richSse(run(), crlf), query, RICH_HEADERS);
+  if (path === "/run/cut") {
+    return streamSse(res, sse(validRun().slice(0, intParam(query, "events", 4)), crlf), query);
+  }
   if (path === "/run/done") {
     return streamSse(res, `${sse(run(), crlf)}data: [DONE]${crlf ? "\r\n\r\n" : "\n\n"}`, query);
   }
