@@ -3,6 +3,8 @@
 // `[vars] UPSTREAM = "https://agent.internal"`); the request's path, query, method,
 // headers and body are forwarded as they are.
 //
+// The agent's own bytes go through (heartbeat comments, `id:` lines and all), released as
+// soon as they are verified, with its status and headers (CORS, cookies, request ids).
 // By default a violation ends the run downstream with a RUN_ERROR event, which an AG-UI
 // client shows as a clean error; `?onViolation=error` breaks the connection instead.
 import { verifyResponse } from "ag-ui-verify";

@@ -19,7 +19,13 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgUiEvent, verifyAll } from "../../src/index.ts";
 import { RUN_INPUT, runtimeCases, VIOLATION_PREFIX, validRun } from "../runtime/cases.ts";
-import { type AgentServer, startAgentServer } from "../server/agent-server.ts";
+import {
+  type AgentServer,
+  RICH_HEADERS,
+  richSse,
+  sse,
+  startAgentServer,
+} from "../server/agent-server.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 // The package is CommonJS and untyped; vitest's own import would give the string.
@@ -110,7 +116,7 @@ const cases :Workerd.Worker = ${worker("cases.js")};
 `;
 }
 
-/** Decodes an SSE body of `data: <json>` events (what SseEncoderStream writes). */
+/** Decodes an SSE body of `data: <json>` events, LF-framed. */
 function decode(body: string): unknown[] {
   return body
     .split("\n\n")
@@ -228,12 +234,36 @@ describe("workerd: the example proxy Worker", () => {
     expect(JSON.parse(request?.body ?? "null")).toEqual(RUN_INPUT);
   });
 
-  it("re-frames a CRLF upstream as LF", async () => {
-    const response = await post("/run/valid?crlf=1&chunk=7");
-    const { text, error } = await readAll(response);
-    expect(error).toBeUndefined();
-    expect(text).not.toContain("\r");
-    expect(decode(text)).toEqual(validRun());
+  it("forwards a heartbeat-bearing stream byte for byte, its CORS and other headers kept", async () => {
+    for (const query of ["?chunk=7", "?chunk=3&crlf=1"]) {
+      const response = await post(`/run/rich${query}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("access-control-allow-origin")).toBe(
+        RICH_HEADERS["access-control-allow-origin"],
+      );
+      expect(response.headers.get("x-request-id")).toBe("req-42");
+      expect(response.headers.getSetCookie()).toEqual(RICH_HEADERS["set-cookie"]);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const want = new TextEncoder().encode(richSse(validRun(), query.includes("crlf")));
+      expect(new TextDecoder().decode(bytes)).toBe(new TextDecoder().decode(want));
+      expect(bytes).toEqual(want);
+    }
+  });
+
+  it("a heartbeat reaches the client while the agent is silent", async () => {
+    // The agent sends three events, then only `: still thinking` comments.
+    const response = await post("/run/stall?events=3");
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    if (reader === undefined) throw new Error("no body");
+    let text = "";
+    while (!text.includes(": still thinking\n\n: still thinking\n\n")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the body ended early: ${JSON.stringify(text)}`);
+      text += value;
+    }
+    await reader.cancel();
+    expect(text.startsWith(sse(validRun().slice(0, 3)))).toBe(true);
+    expect(await server.closed(server.requests.length - 1)).toBe("aborted");
   });
 
   it('onViolation "error": the body breaks off after the earlier events', async () => {
