@@ -312,7 +312,7 @@ describe("ChunkExpanderStream", () => {
     );
   }, 30_000);
 
-  it("expands every accepted chunk-bearing run into an accepted run", async () => {
+  it("expands accepted runs with well-formed chunk streams into accepted runs", async () => {
     await fc.assert(
       fc.asyncProperty(validRun, fc.array(fc.nat(), { maxLength: 400 }), async (run, xs) => {
         const raw = withChunks(run, xs);
