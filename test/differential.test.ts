@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseDecodeFailure, VerifyError, verifyAll } from "../src/index.ts";
 import { type ReferenceVerdict, referenceVerdict } from "./support/reference.ts";
+import { EVENT_TYPES, THINKING_TYPES } from "./support/spec-tables.ts";
 
 // ---------------------------------------------------------------------------------------
 // Configuration: a fixed seed by default; DIFF_SEED / DIFF_RUNS override it when a
@@ -65,45 +66,8 @@ const ROLES = [
 ] as const;
 const SUBTYPES = ["message", "tool-call", "future", ""] as const;
 
-const RECOGNISED = [
-  "RUN_STARTED",
-  "RUN_FINISHED",
-  "RUN_ERROR",
-  "STEP_STARTED",
-  "STEP_FINISHED",
-  "TEXT_MESSAGE_START",
-  "TEXT_MESSAGE_CONTENT",
-  "TEXT_MESSAGE_END",
-  "TEXT_MESSAGE_CHUNK",
-  "TOOL_CALL_START",
-  "TOOL_CALL_ARGS",
-  "TOOL_CALL_END",
-  "TOOL_CALL_CHUNK",
-  "TOOL_CALL_RESULT",
-  "REASONING_START",
-  "REASONING_MESSAGE_START",
-  "REASONING_MESSAGE_CONTENT",
-  "REASONING_MESSAGE_END",
-  "REASONING_MESSAGE_CHUNK",
-  "REASONING_END",
-  "REASONING_ENCRYPTED_VALUE",
-  "ACTIVITY_SNAPSHOT",
-  "ACTIVITY_DELTA",
-  "STATE_SNAPSHOT",
-  "STATE_DELTA",
-  "MESSAGES_SNAPSHOT",
-  "RAW",
-  "CUSTOM",
-  "SUBAGENT_STARTED",
-  "SUBAGENT_FINISHED",
-  "SUBAGENT_ERROR",
-] as const;
 const OTHER_TYPES = [
-  "THINKING_START",
-  "THINKING_END",
-  "THINKING_TEXT_MESSAGE_START",
-  "THINKING_TEXT_MESSAGE_CONTENT",
-  "THINKING_TEXT_MESSAGE_END",
+  ...THINKING_TYPES,
   "SOME_FUTURE_EVENT",
   "toString",
   "__proto__",
@@ -282,7 +246,7 @@ const randomEvent: fc.Arbitrary<unknown> = fc.oneof(
     arbitrary: fc
       .record({
         type: fc.oneof(
-          { weight: 80, arbitrary: fc.constantFrom<unknown>(...RECOGNISED) },
+          { weight: 80, arbitrary: fc.constantFrom<unknown>(...EVENT_TYPES) },
           { weight: 12, arbitrary: fc.constantFrom<unknown>(...OTHER_TYPES) },
           { weight: 4, arbitrary: fc.constantFrom<unknown>(ABSENT, null, 3, undefined) },
         ),

@@ -13,11 +13,11 @@ import {
   nullablePaths,
   type Path,
   pickFrom,
-  RECOGNISED,
   renderPath,
   requiredPaths,
   withPath,
 } from "./support/mutate.ts";
+import { RECOGNISED, ruleOfCode } from "./support/spec-tables.ts";
 import {
   type Ev,
   finishedRun,
@@ -31,41 +31,6 @@ import {
 
 const NUM_RUNS = 250;
 const FRESH = "fresh-subagent-never-seen";
-
-/** Rule number of each code (SPEC §10.2). */
-const RULE_OF: Readonly<Record<string, number>> = {
-  INVALID_JSON: 0,
-  SSE_BUFFER_OVERFLOW: 0,
-  EVENT_NOT_OBJECT: 0,
-  EVENT_TYPE_INVALID: 0,
-  FIELD_MISSING: 0,
-  FIELD_NULL: 0,
-  FIELD_WRONG_TYPE: 0,
-  EVENT_BEFORE_RUN_STARTED: 1,
-  RUN_ALREADY_STARTED: 1,
-  STREAM_ENDED_BEFORE_RUN_STARTED: 1,
-  EVENT_AFTER_RUN_CLOSED: 2,
-  STREAM_ENDED_BEFORE_RUN_CLOSED: 2,
-  TEXT_MESSAGE_ALREADY_OPEN: 3,
-  TEXT_MESSAGE_NOT_OPEN: 3,
-  TOOL_CALL_ALREADY_OPEN: 4,
-  TOOL_CALL_NOT_OPEN: 4,
-  REASONING_MESSAGE_ALREADY_OPEN: 4,
-  REASONING_MESSAGE_NOT_OPEN: 4,
-  TOOL_CALL_RESULT_BEFORE_END: 5,
-  STEP_ALREADY_ACTIVE: 6,
-  STEP_NOT_STARTED: 6,
-  OPEN_AT_RUN_FINISHED: 7,
-  INTERRUPT_OUTCOME_EMPTY: 8,
-  OWNER_MISMATCH: 9,
-  TOOL_CALL_PARENT_OWNER_MISMATCH: 10,
-  STEP_OWNER_MISMATCH: 11,
-  SUBAGENT_ALREADY_ACTIVE: 12,
-  SUBAGENT_ALREADY_FINISHED: 12,
-  SUBAGENT_PARENT_NOT_STARTED: 12,
-  SUBAGENT_NOT_ACTIVE: 12,
-  SUBAGENT_OPEN_AT_RUN_FINISHED: 13,
-};
 
 interface Expected {
   index: number;
@@ -98,8 +63,8 @@ function expectRejected(
   const actual: Expected = { index: err.index, code: err.code };
   if (expected.field !== undefined) actual.field = String(err.field);
   expect(actual, err.message).toEqual(expected);
-  expect(err.rule).toBe(RULE_OF[expected.code]);
-  expect(err.message.endsWith(`[${expected.code}, rule ${RULE_OF[expected.code]}]`)).toBe(true);
+  expect(err.rule).toBe(ruleOfCode(expected.code));
+  expect(err.message.endsWith(`[${expected.code}, rule ${ruleOfCode(expected.code)}]`)).toBe(true);
   if (expected.field === undefined) expect(err.field).toBeUndefined();
   if (expected.index < events.length) {
     const ev = events[expected.index];

@@ -1,6 +1,10 @@
 // Small, implementation-independent helpers for mutating generated runs.
 
+import { FIELDS_READ, isEventType } from "./spec-tables.ts";
 import type { Ev } from "./valid-run.ts";
+
+/** The 31 recognised types; the table lives in spec-tables.ts. */
+export { RECOGNISED } from "./spec-tables.ts";
 
 export type PathKey = string | number;
 export type Path = readonly PathKey[];
@@ -64,64 +68,11 @@ export function withPath(root: Ev, path: Path, value: unknown): Ev {
   return { ...copy, type: copy.type };
 }
 
-export const RECOGNISED: ReadonlySet<string> = new Set([
-  "RUN_STARTED",
-  "RUN_FINISHED",
-  "RUN_ERROR",
-  "STEP_STARTED",
-  "STEP_FINISHED",
-  "TEXT_MESSAGE_START",
-  "TEXT_MESSAGE_CONTENT",
-  "TEXT_MESSAGE_END",
-  "TEXT_MESSAGE_CHUNK",
-  "TOOL_CALL_START",
-  "TOOL_CALL_ARGS",
-  "TOOL_CALL_END",
-  "TOOL_CALL_CHUNK",
-  "TOOL_CALL_RESULT",
-  "REASONING_START",
-  "REASONING_MESSAGE_START",
-  "REASONING_MESSAGE_CONTENT",
-  "REASONING_MESSAGE_END",
-  "REASONING_MESSAGE_CHUNK",
-  "REASONING_END",
-  "REASONING_ENCRYPTED_VALUE",
-  "ACTIVITY_SNAPSHOT",
-  "ACTIVITY_DELTA",
-  "STATE_SNAPSHOT",
-  "STATE_DELTA",
-  "MESSAGES_SNAPSHOT",
-  "RAW",
-  "CUSTOM",
-  "SUBAGENT_STARTED",
-  "SUBAGENT_FINISHED",
-  "SUBAGENT_ERROR",
-]);
-
 /** Top-level required fields per type (§3.2). */
-const REQUIRED: Readonly<Record<string, readonly string[]>> = {
-  STEP_STARTED: ["stepName"],
-  STEP_FINISHED: ["stepName"],
-  TEXT_MESSAGE_START: ["messageId"],
-  TEXT_MESSAGE_CONTENT: ["messageId"],
-  TEXT_MESSAGE_END: ["messageId"],
-  TOOL_CALL_START: ["toolCallId"],
-  TOOL_CALL_ARGS: ["toolCallId"],
-  TOOL_CALL_END: ["toolCallId"],
-  TOOL_CALL_RESULT: ["toolCallId", "messageId"],
-  REASONING_START: ["messageId"],
-  REASONING_MESSAGE_START: ["messageId"],
-  REASONING_MESSAGE_CONTENT: ["messageId"],
-  REASONING_MESSAGE_END: ["messageId"],
-  REASONING_END: ["messageId"],
-  REASONING_ENCRYPTED_VALUE: ["subtype", "entityId"],
-  ACTIVITY_SNAPSHOT: ["messageId"],
-  ACTIVITY_DELTA: ["messageId"],
-  MESSAGES_SNAPSHOT: ["messages"],
-  SUBAGENT_STARTED: ["subagentRunId"],
-  SUBAGENT_FINISHED: ["subagentRunId"],
-  SUBAGENT_ERROR: ["subagentRunId"],
-};
+function requiredFields(type: string): string[] {
+  if (!isEventType(type)) return [];
+  return FIELDS_READ[type].filter(([, required]) => required).map(([name]) => name);
+}
 
 /** Required fields nested inside Message arrays (§3.3), as paths. */
 function messagePaths(prefix: Path, messages: unknown): Path[] {
@@ -143,7 +94,7 @@ function messagePaths(prefix: Path, messages: unknown): Path[] {
  * gives FIELD_MISSING; setting it to null, FIELD_NULL; to a number, FIELD_WRONG_TYPE.
  */
 export function requiredPaths(ev: Ev): Path[] {
-  const out: Path[] = (REQUIRED[ev.type] ?? []).map((k) => [k]);
+  const out: Path[] = requiredFields(ev.type).map((k) => [k]);
   if (ev.type === "MESSAGES_SNAPSHOT") out.push(...messagePaths(["messages"], ev.messages));
   if (ev.type === "RUN_STARTED" && isRecord(ev.input)) {
     out.push(...messagePaths(["input", "messages"], ev.input.messages));
@@ -190,7 +141,7 @@ export function elementPaths(ev: Ev): Path[] {
  * (§4.3). The tag is read on every recognised type (§3.1).
  */
 export function nullablePaths(ev: Ev): Path[] {
-  if (!RECOGNISED.has(ev.type)) return [];
+  if (!isEventType(ev.type)) return [];
   const out: Path[] = [["subagentRunId"]];
   if (ev.type === "TOOL_CALL_START") out.push(["parentMessageId"]);
   if (ev.type === "SUBAGENT_STARTED") out.push(["parentSubagentRunId"]);

@@ -3,6 +3,7 @@
 // It computes verdicts only: no messages, no poisoning (§10.4 does not change a verdict).
 
 import { SseDecodeFailure } from "../../src/index.ts";
+import { type EventType, FIELDS_READ, type FieldKind, isEventType } from "./spec-tables.ts";
 
 export type ReferenceVerdict = "accepted" | { code: string; index: number; field?: string };
 
@@ -16,46 +17,13 @@ type Owner = typeof PARENT | string;
 
 /** A rejection raised inside the reference; turned into a verdict by `referenceVerdict`. */
 class Reject {
-  constructor(
-    readonly code: string,
-    readonly field?: string,
-  ) {}
+  readonly code: string;
+  readonly field: string | undefined;
+  constructor(code: string, field?: string) {
+    this.code = code;
+    this.field = field;
+  }
 }
-
-/** The 31 recognised types of §3.2 (THINKING_* excluded). */
-const RECOGNISED = new Set([
-  "RUN_STARTED",
-  "RUN_FINISHED",
-  "RUN_ERROR",
-  "STEP_STARTED",
-  "STEP_FINISHED",
-  "TEXT_MESSAGE_START",
-  "TEXT_MESSAGE_CONTENT",
-  "TEXT_MESSAGE_END",
-  "TEXT_MESSAGE_CHUNK",
-  "TOOL_CALL_START",
-  "TOOL_CALL_ARGS",
-  "TOOL_CALL_END",
-  "TOOL_CALL_CHUNK",
-  "TOOL_CALL_RESULT",
-  "REASONING_START",
-  "REASONING_MESSAGE_START",
-  "REASONING_MESSAGE_CONTENT",
-  "REASONING_MESSAGE_END",
-  "REASONING_MESSAGE_CHUNK",
-  "REASONING_END",
-  "REASONING_ENCRYPTED_VALUE",
-  "ACTIVITY_SNAPSHOT",
-  "ACTIVITY_DELTA",
-  "STATE_SNAPSHOT",
-  "STATE_DELTA",
-  "MESSAGES_SNAPSHOT",
-  "RAW",
-  "CUSTOM",
-  "SUBAGENT_STARTED",
-  "SUBAGENT_FINISHED",
-  "SUBAGENT_ERROR",
-]);
 
 // ---------------------------------------------------------------------------------------
 // Rule 0 field checks (§4)
@@ -72,9 +40,7 @@ function isAbsent(obj: Rec, key: string): boolean {
   return obj[key] === undefined;
 }
 
-type Kind = "string" | "boolean" | "object" | "array";
-
-function hasKind(v: unknown, kind: Kind): boolean {
+function hasKind(v: unknown, kind: FieldKind): boolean {
   switch (kind) {
     case "string":
       return typeof v === "string";
@@ -91,7 +57,13 @@ function hasKind(v: unknown, kind: Kind): boolean {
  * Checks one field. Returns true when it is present (and of the right kind), false when it
  * is absent and optional. Throws a Reject otherwise.
  */
-function checkField(obj: Rec, key: string, kind: Kind, required: boolean, path: string): boolean {
+function checkField(
+  obj: Rec,
+  key: string,
+  kind: FieldKind,
+  required: boolean,
+  path: string,
+): boolean {
   if (isAbsent(obj, key)) {
     if (required) throw new Reject("FIELD_MISSING", path);
     return false;
@@ -135,78 +107,30 @@ function checkMessages(arr: unknown[], path: string): void {
   }
 }
 
-function checkFields(type: string, e: Rec): void {
-  const str = (key: string, required: boolean) => checkField(e, key, "string", required, key);
-  // The tag first (required on SUBAGENT_*).
-  const subagent =
-    type === "SUBAGENT_STARTED" || type === "SUBAGENT_FINISHED" || type === "SUBAGENT_ERROR";
-  str("subagentRunId", subagent);
-  switch (type) {
-    case "RUN_STARTED":
-      if (checkField(e, "input", "object", false, "input")) {
-        const input = e.input as Rec;
-        if (checkField(input, "messages", "array", false, "input.messages")) {
-          checkMessages(input.messages as unknown[], "input.messages");
+/**
+ * The fields §3.2 lists for the type, in its order (the tag first), each field's nested
+ * content (§3.3, §3.4) before the next field.
+ */
+function checkFields(type: EventType, e: Rec): void {
+  for (const [key, required, kind] of FIELDS_READ[type]) {
+    if (!checkField(e, key, kind, required, key)) continue;
+    if (key === "input") {
+      const input = e.input as Rec;
+      if (checkField(input, "messages", "array", false, "input.messages")) {
+        checkMessages(input.messages as unknown[], "input.messages");
+      }
+    } else if (key === "outcome") {
+      const o = e.outcome as Rec;
+      checkField(o, "type", "string", true, "outcome.type");
+      if (o.type === "interrupt") {
+        if (checkField(o, "interrupts", "array", false, "outcome.interrupts")) {
+          const arr = o.interrupts as unknown[];
+          for (let i = 0; i < arr.length; i++) checkElement(arr[i], `outcome.interrupts[${i}]`);
         }
       }
-      return;
-    case "RUN_FINISHED":
-      if (checkField(e, "outcome", "object", false, "outcome")) {
-        const o = e.outcome as Rec;
-        checkField(o, "type", "string", true, "outcome.type");
-        if (o.type === "interrupt") {
-          if (checkField(o, "interrupts", "array", false, "outcome.interrupts")) {
-            const arr = o.interrupts as unknown[];
-            for (let i = 0; i < arr.length; i++) checkElement(arr[i], `outcome.interrupts[${i}]`);
-          }
-        }
-      }
-      return;
-    case "STEP_STARTED":
-    case "STEP_FINISHED":
-      str("stepName", true);
-      return;
-    case "TEXT_MESSAGE_START":
-    case "TEXT_MESSAGE_CONTENT":
-    case "TEXT_MESSAGE_END":
-    case "REASONING_START":
-    case "REASONING_MESSAGE_START":
-    case "REASONING_MESSAGE_CONTENT":
-    case "REASONING_MESSAGE_END":
-    case "REASONING_END":
-    case "ACTIVITY_DELTA":
-      str("messageId", true);
-      return;
-    case "TOOL_CALL_START":
-      str("toolCallId", true);
-      str("parentMessageId", false);
-      return;
-    case "TOOL_CALL_ARGS":
-    case "TOOL_CALL_END":
-      str("toolCallId", true);
-      return;
-    case "TOOL_CALL_RESULT":
-      str("toolCallId", true);
-      str("messageId", true);
-      return;
-    case "REASONING_ENCRYPTED_VALUE":
-      str("subtype", true);
-      str("entityId", true);
-      return;
-    case "ACTIVITY_SNAPSHOT":
-      str("messageId", true);
-      checkField(e, "replace", "boolean", false, "replace");
-      return;
-    case "MESSAGES_SNAPSHOT":
-      checkField(e, "messages", "array", true, "messages");
+    } else if (key === "messages") {
       checkMessages(e.messages as unknown[], "messages");
-      return;
-    case "SUBAGENT_STARTED":
-      str("parentSubagentRunId", false);
-      return;
-    default:
-      // Chunks, STATE_*, RAW, CUSTOM, RUN_ERROR, SUBAGENT_FINISHED/ERROR: the tag only.
-      return;
+    }
   }
 }
 
@@ -317,7 +241,7 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
       }
 
       // Unknown and THINKING_* types: only `type` is read (§9.2, §9.5).
-      if (!RECOGNISED.has(type)) continue;
+      if (!isEventType(type)) continue;
 
       // Step 4: field checks.
       checkFields(type, value);

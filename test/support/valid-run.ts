@@ -69,7 +69,9 @@ class Choices {
   private i = 0;
   /** Once the generated choices run out (closing the run), a PRNG seeded from them. */
   private seed: number;
-  constructor(private readonly xs: readonly number[]) {
+  private readonly xs: readonly number[];
+  constructor(xs: readonly number[]) {
+    this.xs = xs;
     let h = 0x2545f491 ^ xs.length;
     for (const x of xs) h = Math.imul(h ^ x, 0x9e3779b1) >>> 0;
     this.seed = h >>> 0 || 1;
@@ -183,7 +185,10 @@ class Builder {
    */
   readonly onRetag: Array<string | undefined> = [];
   readonly m = new RunModel();
-  constructor(private readonly c: Choices) {}
+  private readonly c: Choices;
+  constructor(c: Choices) {
+    this.c = c;
+  }
 
   /** Emits an event whose tag is checked against `owner` (rule 9). */
   emitChecked(ev: Ev, owner: Owner | undefined): void {
