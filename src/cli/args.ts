@@ -3,50 +3,64 @@
  * @module
  */
 
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import type { Format } from "./check.ts";
+import { DEFAULT_EXTENSIONS } from "./inputs.ts";
 import { RULES_IN_WORDS, wrap } from "./report.ts";
 
-export const HELP = `ag-ui-verify: check that an AG-UI agent's event stream follows the protocol's rules
+export const HELP = `ag-ui-verify: check that AG-UI agent event streams follow the protocol's rules
 
 Usage:
-  ag-ui-verify [options] <capture>    check a recorded stream (a file, or - for stdin)
+  ag-ui-verify [options] <capture>...  check recorded streams: files, directories of them
+                                       (walked recursively), HAR files, or - for stdin
   ag-ui-verify [options] --url <url> [--input <run-input.json>] [--header 'Name: value']...
-                                      run an agent (POST) and check its events as they arrive
+                                       run an agent (POST) and check its events as they arrive
 
-A capture is a response body as recorded (SSE: "data: {...}" lines, each message ended
-by a blank line) or JSON Lines (one event per line). The format is detected from the
-first character ("{" or "[" means JSON Lines); --format overrides.
+A capture is a response body as recorded: SSE ("data: {...}" lines, each message ended by
+a blank line) or JSON Lines (one event per line), detected from the first character ("{"
+or "[" means JSON Lines; --format overrides). A HAR file (the network export of a browser's
+DevTools) gives one input per text/event-stream response in it, named by method, URL and
+start time. One capture gets a full report; several get a summary: invalid inputs grouped
+by code, with the rule in words and the first few inputs with line numbers.
 
 Examples:
   ag-ui-verify examples/captures/chat.sse
+  ag-ui-verify captures/ session.har          # every *.sse, *.jsonl, *.ndjson, *.har below
   curl -sN -H 'content-type: application/json' -d @input.json https://agent.example/run | ag-ui-verify -
   ag-ui-verify --url https://agent.example/run --input input.json --header 'Authorization: Bearer TOKEN'
-  ag-ui-verify --json capture.sse > report.json
+  ag-ui-verify --json runs/ > report.ndjson
 
 Input:
-  <capture>                  a file to check; - reads stdin
-  --format sse|jsonl         read the capture as SSE or as JSON Lines, without detecting
+  <capture>...               files, directories or HAR files to check; - reads stdin
+  --ext <list>               in directories, check files with these extensions (comma-separated;
+                             default sse,jsonl,ndjson,har)
+  --format sse|jsonl         read captures as SSE or as JSON Lines, without detecting
   --url <url>                POST a RunAgentInput to this agent endpoint and check the answer
   --input <file>             the RunAgentInput (JSON) to POST; - reads stdin
                              (default: no messages, a new threadId and runId)
   --header 'Name: value'     an extra request header; repeat for more
+  --timeout <seconds>        with --url: give up after this long without a byte (default 60)
 
 Checking:
   --allow-sequential-runs    accept further runs after the first one closes
   --max-buffer-size <n>      the longest message (SSE) or line (JSON Lines) to accept, in
                              characters (default 10485760, 10 MiB)
+  -j, --jobs <n>             check this many inputs at once (default: the number of cores);
+                             the output is the same for every number
 
 Output:
-  --json                     print one JSON object instead of the report (for programs, CI)
+  --json                     one JSON object; for several inputs, one line per input (NDJSON)
+                             and a last line {"summary": {...}}
   --no-color                 no colours (also NO_COLOR=1; FORCE_COLOR=1 forces colours)
   -h, --help                 show this help
   -v, --version              show the version
 
 Exit status:
-  0  the stream is valid
-  1  the stream breaks a rule; undecodable data and a stream cut off mid-run count too
-  2  a usage or I/O problem: a bad flag, a missing file, an unreachable URL, an HTTP error
+  0  every stream is valid
+  1  a stream breaks a rule; undecodable data and a stream cut off mid-run count too
+  2  a usage or I/O problem: a bad flag, a file that cannot be read (the others are still
+     checked), an unreachable URL, an HTTP error, a timeout
 
 The rules (0-13):
 ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join("\n")}
@@ -61,6 +75,9 @@ export interface Options {
   readonly url: string | undefined;
   readonly input: string | undefined;
   readonly headers: readonly [string, string][];
+  readonly timeoutMs: number;
+  readonly extensions: readonly string[];
+  readonly jobs: number;
   readonly allowSequentialRuns: boolean;
   readonly maxBufferSize: number | undefined;
   readonly json: boolean;
@@ -74,6 +91,9 @@ const FLAGS = {
   url: { type: "string" },
   input: { type: "string" },
   header: { type: "string", multiple: true },
+  timeout: { type: "string" },
+  ext: { type: "string", multiple: true },
+  jobs: { type: "string", short: "j" },
   "allow-sequential-runs": { type: "boolean" },
   "max-buffer-size": { type: "string" },
   json: { type: "boolean" },
@@ -105,6 +125,12 @@ function positiveInteger(flag: string, text: string): number {
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new UsageError(`${flag} must be a positive whole number, not ${text}`);
   }
+  return n;
+}
+
+function seconds(flag: string, text: string): number {
+  const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n > 0)) throw new UsageError(`${flag} must be a positive number of seconds, not ${text}`);
   return n;
 }
 
@@ -140,6 +166,14 @@ export function parseOptions(args: readonly string[]): Options {
     url: v.url,
     input: v.input,
     headers: (v.header ?? []).map(header),
+    timeoutMs: v.timeout === undefined ? 60_000 : seconds("--timeout", v.timeout) * 1000,
+    extensions:
+      v.ext === undefined
+        ? DEFAULT_EXTENSIONS
+        : v.ext
+            .flatMap((list) => list.split(","))
+            .map((ext) => ext.trim().replace(/^\./, "").toLowerCase()),
+    jobs: v.jobs === undefined ? availableParallelism() : positiveInteger("--jobs", v.jobs),
     allowSequentialRuns: v["allow-sequential-runs"] === true,
     maxBufferSize:
       v["max-buffer-size"] === undefined
@@ -165,10 +199,18 @@ export function parseOptions(args: readonly string[]): Options {
     }
     return options;
   }
-  if (paths.length === 0)
-    throw new UsageError("no input: give a capture file, - for stdin, or --url <url>");
-  if (paths.length > 1) throw new UsageError(`one capture at a time; got ${paths.length}`);
+  if (paths.length === 0) {
+    throw new UsageError(
+      "no input: give captures (files or directories), - for stdin, or --url <url>",
+    );
+  }
+  if (paths.filter((path) => path === "-").length > 1) {
+    throw new UsageError("stdin (-) can be read only once");
+  }
+  if (options.extensions.includes(""))
+    throw new UsageError("--ext needs extensions, such as sse,jsonl");
   if (options.input !== undefined) throw new UsageError("--input needs --url");
   if (options.headers.length > 0) throw new UsageError("--header needs --url");
+  if (v.timeout !== undefined) throw new UsageError("--timeout needs --url");
   return options;
 }

@@ -9,11 +9,15 @@
  * @module
  */
 
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
+import { isMainThread } from "node:worker_threads";
 import { HELP, type Options, parseOptions, UsageError } from "./args.ts";
+import { checkItems, serveWorker } from "./corpus.ts";
+import { expand } from "./inputs.ts";
 import { checkFile, checkStream, messageOf } from "./read.ts";
-import { jsonReport, type Result, style, textReport } from "./report.ts";
+import { jsonReport, plural, type Result, style, textReport } from "./report.ts";
+import { Summary } from "./summary.ts";
 import { checkUrl } from "./url.ts";
 
 function version(): string {
@@ -46,6 +50,80 @@ function usageFailure(message: string, json: boolean): number {
   return 2;
 }
 
+/** A live line on stderr while many inputs are checked (a terminal only). */
+class Progress {
+  readonly #total: number;
+  readonly #enabled: boolean;
+  readonly #start = performance.now();
+  #last = 0;
+  #shown = false;
+
+  constructor(total: number, enabled: boolean) {
+    this.#total = total;
+    this.#enabled = enabled;
+  }
+
+  update(done: number, bytes: number, invalid: number): void {
+    const now = performance.now();
+    if (!this.#enabled || now - this.#last < 100) return;
+    this.#last = now;
+    const rate = bytes / 1024 ** 2 / Math.max((now - this.#start) / 1000, 1e-3);
+    const text = `${done.toLocaleString("en-US")}/${this.#total.toLocaleString("en-US")} files · ${rate.toFixed(1)} MiB/s · ${invalid.toLocaleString("en-US")} invalid`;
+    process.stderr.write(`\r\u001b[K${text}`);
+    this.#shown = true;
+  }
+
+  clear(): void {
+    if (this.#shown) process.stderr.write("\r\u001b[K");
+    this.#shown = false;
+  }
+}
+
+/** Whether `paths` is one capture, which gets the full report (not a directory, not HAR). */
+function oneCapture(paths: readonly string[]): boolean {
+  const [path] = paths;
+  if (paths.length !== 1 || path === undefined) return false;
+  if (path === "-") return true;
+  try {
+    return !statSync(path).isDirectory() && !path.toLowerCase().endsWith(".har");
+  } catch {
+    return true; // reported as today: cannot read "<path>": …
+  }
+}
+
+/** Checks many inputs: NDJSON or a summary on stdout. */
+async function corpus(options: Options): Promise<number> {
+  const start = performance.now();
+  const items = expand(options.paths, options.extensions);
+  const summary = new Summary();
+  const progress = new Progress(items.length, process.stderr.isTTY === true);
+  let done = 0;
+  await checkItems(items, options, options.jobs, (outcome) => {
+    summary.add(outcome);
+    for (const report of outcome.reports) {
+      if (options.json) say(`${JSON.stringify(report)}\n`);
+      if (report.usageError !== undefined) {
+        progress.clear();
+        process.stderr.write(`ag-ui-verify: ${report.usageError}\n`);
+      }
+    }
+    progress.update(++done, summary.bytes, summary.invalid);
+  });
+  progress.clear();
+  const durationMs = performance.now() - start;
+  say(
+    options.json
+      ? `${JSON.stringify(summary.json(durationMs))}\n`
+      : summary.text(style(useColor(options)), durationMs),
+  );
+  if (summary.invalid > 0) {
+    process.stderr.write(
+      `ag-ui-verify: ${summary.invalid} of ${plural(summary.inputs, "input")} invalid\n`,
+    );
+  }
+  return summary.unreadable > 0 ? 2 : summary.invalid > 0 ? 1 : 0;
+}
+
 async function main(args: readonly string[]): Promise<number> {
   let options: Options;
   try {
@@ -62,6 +140,7 @@ async function main(args: readonly string[]): Promise<number> {
     say(`ag-ui-verify ${version()}\n`);
     return 0;
   }
+  if (options.url === undefined && !oneCapture(options.paths)) return corpus(options);
   const path = options.paths[0] ?? "-";
   let result: Result;
   try {
@@ -83,17 +162,19 @@ async function main(args: readonly string[]): Promise<number> {
   return 1;
 }
 
-// A closed stdout (`| head`) is not worth a stack trace.
-process.stdout.on("error", () => {});
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `ag-ui-verify: internal error: ${messageOf(error).replace(/\s+/g, " ")}\n`,
-    );
-    process.exitCode = 2;
-  },
-);
+if (!isMainThread) serveWorker();
+else {
+  // A closed stdout (`| head`) is not worth a stack trace.
+  process.stdout.on("error", () => {});
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `ag-ui-verify: internal error: ${messageOf(error).replace(/\s+/g, " ")}\n`,
+      );
+      process.exitCode = 2;
+    },
+  );
+}

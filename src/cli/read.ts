@@ -4,7 +4,7 @@
  * @module
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "./args.ts";
 import { Check, type CheckOptions } from "./check.ts";
 import type { Result } from "./report.ts";
@@ -42,48 +42,63 @@ function result(check: Check, input: string, start: number): Result {
   };
 }
 
+const CHUNK = 64 * 1024;
 /**
  * One buffer for every file read in this thread (a check keeps no bytes it is given).
- * 64 KiB, as a file stream reads: the decoder checks `maxBufferSize` only against a line
- * that a chunk leaves unfinished, so the chunk size bounds what a long line may get past.
+ * 64 KiB chunks, as a file stream reads: the decoder checks `maxBufferSize` only against a
+ * line that a chunk leaves unfinished, so the chunk size bounds what a long line may get past.
  */
-const buffer = new Uint8Array(64 * 1024);
+const buffer = new Uint8Array(CHUNK);
 
 /**
- * Checks the file at `path`. Reads it without positions (faster); an invalid file is read
- * again with them, to say where it breaks. Throws a {@link UsageError} when it cannot be read.
+ * Checks an input read by `feed` (which pushes its chunks into the check, then finishes
+ * it): fast, without positions, then again with them if it is invalid, to say where.
  */
-export function checkFile(path: string, options: CheckOptions): Result {
+function twice(input: string, options: CheckOptions, feed: (check: Check) => void): Result {
   const start = performance.now();
-  const unreadable = (error: unknown) => new UsageError(ioMessage(error, JSON.stringify(path)));
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    throw unreadable(error);
+  let check = new Check(options, false);
+  feed(check);
+  if (check.error !== undefined) {
+    check = new Check(options, true);
+    feed(check);
   }
-  const readAll = (check: Check): Check => {
-    for (let at = 0; ; ) {
-      let n: number;
-      try {
-        n = readSync(fd, buffer, 0, buffer.length, at);
-      } catch (error) {
-        throw unreadable(error);
-      }
-      if (n === 0) break;
-      at += n;
-      if (!check.push(buffer.subarray(0, n))) return check;
+  return result(check, input, start);
+}
+
+/** Checks the file at `path`; throws a {@link UsageError} when it cannot be read. */
+export function checkFile(path: string, options: CheckOptions): Result {
+  const io = <T>(operation: () => T): T => {
+    try {
+      return operation();
+    } catch (error) {
+      throw new UsageError(ioMessage(error, JSON.stringify(path)));
     }
-    check.finish();
-    return check;
   };
+  const fd = io(() => openSync(path, "r"));
   try {
-    let check = readAll(new Check(options, false));
-    if (check.error !== undefined) check = readAll(new Check(options, true));
-    return result(check, path, start);
+    const regular = io(() => fstatSync(fd).isFile());
+    return twice(path, options, (check) => {
+      for (let at = 0; ; ) {
+        const n = io(() => readSync(fd, buffer, 0, CHUNK, at));
+        at += n;
+        // A regular file reads short only at its end, which spares one read per file.
+        if (n === 0 || !check.push(buffer.subarray(0, n)) || (regular && n < CHUNK)) break;
+      }
+      check.finish();
+    });
   } finally {
     closeSync(fd);
   }
+}
+
+/** Checks bytes held in memory (a HAR entry's body), chunk by chunk. */
+export function checkBytes(bytes: Uint8Array, input: string, options: CheckOptions): Result {
+  return twice(input, options, (check) => {
+    for (let at = 0; at < bytes.length; at += CHUNK) {
+      if (!check.push(bytes.subarray(at, at + CHUNK))) break;
+    }
+    check.finish();
+  });
 }
 
 /** Checks a stream that can be read only once (stdin), with positions. */

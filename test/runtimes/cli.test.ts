@@ -1,7 +1,6 @@
 // The `ag-ui-verify` command (dist/cli.js, built by `npm test`), run as a user runs it, over
 // capture files written here, over stdin, and against the local agent server.
 
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,38 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Check, type CheckOptions } from "../../src/cli/check.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
+import { runCli } from "./cli-run.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(REPO, "dist", "cli.js");
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the command; `env` is added to an environment without colour settings. */
+/** Runs the command in the temporary directory. */
 function cli(
   args: readonly string[],
   options: { stdin?: string | Uint8Array; env?: Record<string, string> } = {},
-): Promise<Outcome> {
-  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
-  if (options.env?.NO_COLOR === undefined) delete env.NO_COLOR;
-  if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding("utf8").on("data", (text: string) => {
-      stderr += text;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
+) {
+  return runCli(args, { ...options, cwd: dir });
 }
 
 let dir: string;
@@ -521,13 +498,16 @@ describe("--json", () => {
 describe("usage and I/O problems exit 2 with one line", () => {
   it.each([
     [["nope.sse"], 'cannot read "nope.sse": no such file'],
-    [["."], 'cannot read ".": it is a directory'],
     [["--bogus", "x.sse"], 'unknown option "--bogus"'],
     [["--format", "xml", "x.sse"], 'unknown format "xml"; expected sse or jsonl'],
     [["--format"], "--format needs a value"],
     [["--max-buffer-size", "0", "x.sse"], "--max-buffer-size must be a positive whole number"],
     [[], "no input"],
-    [["a.sse", "b.sse"], "one capture at a time"],
+    [["-", "-"], "stdin (-) can be read only once"],
+    [["--jobs", "0", "x.sse"], "--jobs must be a positive whole number"],
+    [["--ext", ",", "x"], "--ext needs extensions"],
+    [["--timeout", "5", "x.sse"], "--timeout needs --url"],
+    [["--url", "http://127.0.0.1:1/", "--timeout", "soon"], "--timeout must be a positive number"],
     [["--url", "not a url"], "is not a URL"],
     [["--url", "http://127.0.0.1:1/", "x.sse"], "not both"],
     [["x.sse", "--header", "A: b"], "--header needs --url"],

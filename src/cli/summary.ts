@@ -1,0 +1,150 @@
+/**
+ * The summary of a corpus: totals, invalid inputs grouped by code (with the rule in words
+ * and the first few inputs, with line numbers), what could not be read, the largest inputs.
+ * Fed in input order, so it does not depend on which job finished first.
+ * @module
+ */
+
+import type { Outcome } from "./corpus.ts";
+import {
+  count,
+  formatBytes,
+  formatDuration,
+  plural,
+  type Report,
+  ruleLines,
+  type Style,
+} from "./report.ts";
+
+const EXAMPLES = 5;
+const LARGEST = 5;
+const PROBLEMS = 20;
+
+interface Group {
+  readonly code: string;
+  readonly rule: number;
+  count: number;
+  readonly examples: { input: string; line: number | null }[];
+}
+
+export class Summary {
+  inputs = 0;
+  valid = 0;
+  invalid = 0;
+  /** Files and directories that gave no input: unreadable, not a HAR file, nothing to check. */
+  unreadable = 0;
+  /** HAR entries that are not event streams. */
+  skipped = 0;
+  bytes = 0;
+  readonly #groups = new Map<string, Group>();
+  readonly #problems: string[] = [];
+  readonly #largest: { input: string; bytes: number }[] = [];
+
+  add(outcome: Outcome): void {
+    this.skipped += outcome.skipped;
+    for (const report of outcome.reports) this.#add(report);
+  }
+
+  #problem(text: string): void {
+    this.unreadable++;
+    if (this.#problems.length < PROBLEMS) this.#problems.push(text);
+  }
+
+  #add(report: Report): void {
+    if (report.usageError !== undefined) {
+      this.#problem(report.usageError);
+      return;
+    }
+    const { input, error } = report;
+    const bytes = report.bytes ?? 0;
+    this.inputs++;
+    this.bytes += bytes;
+    if (error === undefined) this.valid++;
+    else {
+      this.invalid++;
+      let group = this.#groups.get(error.code);
+      if (group === undefined) {
+        group = { code: error.code, rule: error.rule, count: 0, examples: [] };
+        this.#groups.set(error.code, group);
+      }
+      group.count++;
+      if (group.examples.length < EXAMPLES) group.examples.push({ input, line: error.line });
+    }
+    const largest = this.#largest;
+    if (largest.length < LARGEST || bytes > (largest[LARGEST - 1]?.bytes ?? 0)) {
+      const at = largest.findIndex((other) => bytes > other.bytes);
+      largest.splice(at === -1 ? largest.length : at, 0, { input, bytes });
+      largest.length = Math.min(largest.length, LARGEST);
+    }
+  }
+
+  /** Most frequent code first; equal counts by code. */
+  #byCode(): Group[] {
+    return [...this.#groups.values()].sort(
+      (a, b) => b.count - a.count || (a.code < b.code ? -1 : 1),
+    );
+  }
+
+  /** The last NDJSON line of `--json`. */
+  json(durationMs: number): { summary: Record<string, unknown> } {
+    const { inputs, valid, invalid, unreadable, skipped, bytes } = this;
+    return {
+      summary: {
+        inputs,
+        valid,
+        invalid,
+        unreadable,
+        skippedHarEntries: skipped,
+        bytes,
+        durationMs: Math.round(durationMs * 100) / 100,
+        byCode: this.#byCode(),
+        problems: this.#problems,
+        largest: this.#largest,
+      },
+    };
+  }
+
+  text(s: Style, durationMs: number): string {
+    const lines = [
+      s.bold(`Checked ${plural(this.inputs, "input")}`),
+      `  ${s.green("✔")} ${count(this.valid)} valid`,
+      `  ${s.red("✘")} ${count(this.invalid)} invalid`,
+    ];
+    if (this.unreadable > 0) lines.push(`  ${s.yellow("!")} ${count(this.unreadable)} unreadable`);
+    if (this.skipped > 0) {
+      lines.push(
+        `  ${plural(this.skipped, "HAR entry", "HAR entries")} skipped: not text/event-stream`,
+      );
+    }
+    for (const group of this.#byCode()) {
+      lines.push(
+        "",
+        `${s.red(group.code)}  ${plural(group.count, "input")}`,
+        ruleLines(group.rule, s),
+      );
+      const width = Math.max(...group.examples.map((e) => String(e.line ?? "").length));
+      for (const { input, line } of group.examples) {
+        lines.push(`    ${s.dim(`line ${String(line ?? "?").padEnd(width)}`)}  ${input}`);
+      }
+      if (group.count > group.examples.length) {
+        lines.push(`    … and ${count(group.count - group.examples.length)} more`);
+      }
+    }
+    if (this.unreadable > 0) {
+      lines.push("", s.yellow("Unreadable"), ...this.#problems.map((text) => `  ${text}`));
+      if (this.unreadable > PROBLEMS)
+        lines.push(`  … and ${count(this.unreadable - PROBLEMS)} more`);
+    }
+    if (this.#largest.length > 1) {
+      lines.push("", s.bold("Largest inputs"));
+      const width = Math.max(...this.#largest.map(({ bytes }) => formatBytes(bytes).length));
+      for (const { input, bytes } of this.#largest) {
+        lines.push(`  ${formatBytes(bytes).padStart(width)}  ${input}`);
+      }
+    }
+    const seconds = durationMs / 1000;
+    const rate = seconds > 0 ? ` (${(this.bytes / 1024 ** 2 / seconds).toFixed(1)} MiB/s)` : "";
+    lines.push("", s.dim(`${formatBytes(this.bytes)} in ${formatDuration(durationMs)}${rate}`), "");
+    return lines.join("\n");
+  }
+}
