@@ -65,13 +65,13 @@ export type Metadata = Record<string, unknown>;
  */
 export type BaseEventFields = {
   /** When the event was created, conventionally milliseconds since the Unix epoch. */
-  timestamp?: number;
+  timestamp?: number | undefined;
   /** The provider-native event this one was translated from. Any JSON value. */
   rawEvent?: unknown;
   /** Extra information attached to this event. */
-  metadata?: Metadata;
+  metadata?: Metadata | undefined;
   /** The subagent invocation this event belongs to. Absent: the parent agent. */
-  subagentRunId?: string;
+  subagentRunId?: string | undefined;
 };
 
 /** The roles a streamed text message may take (`tool` travels as `TOOL_CALL_RESULT`). */
@@ -92,29 +92,29 @@ export type JsonPatch = JsonPatchOperation[];
 /** Where a media part's bytes come from: inline, by URL, or a provider-issued file handle. */
 export type PartSource =
   | { type: "data"; value: string; mimeType: string }
-  | { type: "url"; value: string; mimeType?: string }
-  | { type: "file"; value: string; provider?: string; mimeType?: string };
+  | { type: "url"; value: string; mimeType?: string | undefined }
+  | { type: "file"; value: string; provider?: string | undefined; mimeType?: string | undefined };
 
 /** One part of a user message's or a tool result's content: text, or a media part. */
 export type ContentPart =
-  | { type: "text"; id?: string; text: string; metadata?: unknown }
+  | { type: "text"; id?: string | undefined; text: string; metadata?: unknown }
   | {
       type: "image" | "audio" | "video" | "document";
-      id?: string;
+      id?: string | undefined;
       source: PartSource;
       metadata?: unknown;
     };
 
 /** A token count a run or run error reports, per provider and model. */
 export type TokenUsage = {
-  provider?: string;
-  model?: string;
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  reasoningTokens?: number;
-  cachedInputTokens?: number;
-  cacheWriteInputTokens?: number;
+  provider?: string | undefined;
+  model?: string | undefined;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  totalTokens?: number | undefined;
+  reasoningTokens?: number | undefined;
+  cachedInputTokens?: number | undefined;
+  cacheWriteInputTokens?: number | undefined;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -128,52 +128,52 @@ export type ToolCall = {
   type: "function";
   /** What is called, with its arguments as a JSON string (kept as the model wrote it). */
   function: { name: string; arguments: string };
-  encryptedValue?: string;
-  metadata?: Metadata;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** Fields shared by every message: its id and the subagent that produced it. */
 export type BaseMessageFields = {
   id: string;
   /** The subagent invocation that produced this message. Absent: the parent agent. */
-  subagentRunId?: string;
+  subagentRunId?: string | undefined;
 };
 
 /** Instructions from the application developer. */
 export type DeveloperMessage = BaseMessageFields & {
   role: "developer";
   content: string;
-  name?: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  name?: string | undefined;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** Instructions from the system. */
 export type SystemMessage = BaseMessageFields & {
   role: "system";
   content: string;
-  name?: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  name?: string | undefined;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** A message from the agent; `content` is optional because a turn may be only tool calls. */
 export type AssistantMessage = BaseMessageFields & {
   role: "assistant";
-  content?: string;
-  toolCalls?: ToolCall[];
-  name?: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  content?: string | undefined;
+  toolCalls?: ToolCall[] | undefined;
+  name?: string | undefined;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** A message from the user: text, or an ordered list of parts. */
 export type UserMessage = BaseMessageFields & {
   role: "user";
   content: string | ContentPart[];
-  name?: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  name?: string | undefined;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** What a tool returned, answering the call `toolCallId`. */
@@ -181,17 +181,17 @@ export type ToolMessage = BaseMessageFields & {
   role: "tool";
   content: string | ContentPart[];
   toolCallId: string;
-  error?: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  error?: string | undefined;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** The agent's reasoning, as a message. */
 export type ReasoningMessage = BaseMessageFields & {
   role: "reasoning";
   content: string;
-  encryptedValue?: string;
-  metadata?: Metadata;
+  encryptedValue?: string | undefined;
+  metadata?: Metadata | undefined;
 };
 
 /** A structured activity (a plan, a progress card, ...) shown in the conversation. */
@@ -199,7 +199,7 @@ export type ActivityMessage = BaseMessageFields & {
   role: "activity";
   activityType: string;
   content: Record<string, unknown>;
-  metadata?: Metadata;
+  metadata?: Metadata | undefined;
 };
 
 /** A message of the conversation (`MESSAGES_SNAPSHOT.messages`, `RUN_STARTED.input.messages`). */
@@ -233,8 +233,8 @@ export type ResumeEntry = {
 export type RunAgentInput = {
   threadId: string;
   runId: string;
-  parentRunId?: string;
-  protocolVersion?: string;
+  parentRunId?: string | undefined;
+  protocolVersion?: string | undefined;
   /** Agent state. Any JSON value. */
   state?: unknown;
   messages: Message[];
@@ -242,7 +242,7 @@ export type RunAgentInput = {
   context: Context[];
   /** Anything else the client forwards. Any JSON value. */
   forwardedProps?: unknown;
-  resume?: ResumeEntry[];
+  resume?: ResumeEntry[] | undefined;
 };
 
 /** A reason a run paused, awaiting outside input. */
@@ -250,15 +250,15 @@ export type Interrupt = {
   id: string;
   /** Why the run paused, e.g. `"confirmation"`. An open string. */
   reason: string;
-  message?: string;
-  toolCallId?: string;
+  message?: string | undefined;
+  toolCallId?: string | undefined;
   /** A JSON Schema the response must satisfy. */
-  responseSchema?: Record<string, unknown>;
+  responseSchema?: Record<string, unknown> | undefined;
   /** An ISO 8601 date-time after which the interrupt lapses. */
-  expiresAt?: string;
-  metadata?: Metadata;
+  expiresAt?: string | undefined;
+  metadata?: Metadata | undefined;
   /** The subagent invocation that raised the interrupt. Absent: the parent agent. */
-  subagentRunId?: string;
+  subagentRunId?: string | undefined;
 };
 
 /**
@@ -266,7 +266,7 @@ export type Interrupt = {
  * carries at least one interrupt (rule 8).
  */
 export type RunFinishedOutcome =
-  | { type: "success"; pendingToolCallIds?: string[] }
+  | { type: "success"; pendingToolCallIds?: string[] | undefined }
   | { type: "interrupt"; interrupts: Interrupt[] }
   | { type: "cancelled" };
 
@@ -274,7 +274,9 @@ export type RunFinishedOutcome =
  * How a subagent's segment of the run ended (`SUBAGENT_FINISHED.outcome`; absent means
  * success). `suspended` lists the interrupts the subagent raised itself (may be empty).
  */
-export type SubagentOutcome = { type: "success" } | { type: "suspended"; interruptIds?: string[] };
+export type SubagentOutcome =
+  | { type: "success" }
+  | { type: "suspended"; interruptIds?: string[] | undefined };
 
 // ---------------------------------------------------------------------------------------------
 // Events (SPEC §3.2)
@@ -285,10 +287,10 @@ export type RunStartedEvent = BaseEventFields & {
   type: "RUN_STARTED";
   threadId: string;
   runId: string;
-  parentRunId?: string;
-  protocolVersion?: string;
+  parentRunId?: string | undefined;
+  protocolVersion?: string | undefined;
   /** The input the run was started with; its `messages` seed ownership (SPEC §8.5). */
-  input?: RunAgentInput;
+  input?: RunAgentInput | undefined;
 };
 
 /** Closes the run successfully, or paused, or cancelled (rule 2). */
@@ -298,16 +300,16 @@ export type RunFinishedEvent = BaseEventFields & {
   runId: string;
   /** The run's return value. Any JSON value. */
   result?: unknown;
-  outcome?: RunFinishedOutcome;
-  usage?: TokenUsage[];
+  outcome?: RunFinishedOutcome | undefined;
+  usage?: TokenUsage[] | undefined;
 };
 
 /** Closes the run with a failure (rule 2). */
 export type RunErrorEvent = BaseEventFields & {
   type: "RUN_ERROR";
   message: string;
-  code?: string;
-  usage?: TokenUsage[];
+  code?: string | undefined;
+  usage?: TokenUsage[] | undefined;
 };
 
 /** Opens a step of the agent that sends it (rules 6, 11). */
@@ -321,8 +323,8 @@ export type TextMessageStartEvent = BaseEventFields & {
   type: "TEXT_MESSAGE_START";
   messageId: string;
   /** Absent means `"assistant"`. */
-  role?: TextMessageRole;
-  name?: string;
+  role?: TextMessageRole | undefined;
+  name?: string | undefined;
 };
 
 /** Appends a fragment to an open text message. */
@@ -341,10 +343,10 @@ export type TextMessageEndEvent = BaseEventFields & {
 /** Shorthand for start/content/end; passed through unverified (SPEC §9.4). */
 export type TextMessageChunkEvent = BaseEventFields & {
   type: "TEXT_MESSAGE_CHUNK";
-  messageId?: string;
-  role?: TextMessageRole;
-  name?: string;
-  delta?: string;
+  messageId?: string | undefined;
+  role?: TextMessageRole | undefined;
+  name?: string | undefined;
+  delta?: string | undefined;
 };
 
 /** Opens a tool call, optionally inside the message `parentMessageId` (rules 4, 10). */
@@ -352,7 +354,7 @@ export type ToolCallStartEvent = BaseEventFields & {
   type: "TOOL_CALL_START";
   toolCallId: string;
   toolCallName: string;
-  parentMessageId?: string;
+  parentMessageId?: string | undefined;
 };
 
 /** Appends a fragment of a tool call's argument text. */
@@ -368,10 +370,10 @@ export type ToolCallEndEvent = BaseEventFields & { type: "TOOL_CALL_END"; toolCa
 /** Shorthand for a tool call's start/args/end; passed through unverified (SPEC §9.4). */
 export type ToolCallChunkEvent = BaseEventFields & {
   type: "TOOL_CALL_CHUNK";
-  toolCallId?: string;
-  toolCallName?: string;
-  parentMessageId?: string;
-  delta?: string;
+  toolCallId?: string | undefined;
+  toolCallName?: string | undefined;
+  parentMessageId?: string | undefined;
+  delta?: string | undefined;
 };
 
 /** What a tool returned; mints the tool message `messageId` (rule 5, SPEC §8.4). */
@@ -380,7 +382,7 @@ export type ToolCallResultEvent = BaseEventFields & {
   toolCallId: string;
   messageId: string;
   content: string | ContentPart[];
-  role?: "tool";
+  role?: "tool" | undefined;
 };
 
 /** Opens a reasoning block (ownership only, SPEC §9.11). */
@@ -409,8 +411,8 @@ export type ReasoningMessageEndEvent = BaseEventFields & {
 /** Shorthand for a reasoning message's start/content/end; passed through unverified. */
 export type ReasoningMessageChunkEvent = BaseEventFields & {
   type: "REASONING_MESSAGE_CHUNK";
-  messageId?: string;
-  delta?: string;
+  messageId?: string | undefined;
+  delta?: string | undefined;
 };
 
 /** Closes a reasoning block (ownership only). */
@@ -433,7 +435,7 @@ export type ActivitySnapshotEvent = BaseEventFields & {
   messageId: string;
   activityType: string;
   content: Record<string, unknown>;
-  replace?: boolean;
+  replace?: boolean | undefined;
 };
 
 /** Patches an activity message's content. */
@@ -465,7 +467,7 @@ export type RawEvent = BaseEventFields & {
   type: "RAW";
   /** The provider's event. Any JSON value. */
   event: unknown;
-  source?: string;
+  source?: string | undefined;
 };
 
 /** An application-defined event. May precede `RUN_STARTED`. */
@@ -487,13 +489,13 @@ export type SubagentStartedEvent = SubagentEventFields & {
   type: "SUBAGENT_STARTED";
   /** The subagent's reusable name (unlike `subagentRunId`, which names one invocation). */
   name: string;
-  description?: string;
+  description?: string | undefined;
   /** The invocation that spawned this one. Absent: the parent agent. */
-  parentSubagentRunId?: string;
+  parentSubagentRunId?: string | undefined;
   /** The tool call that spawned this subagent. */
-  parentToolCallId?: string;
+  parentToolCallId?: string | undefined;
   /** The message that held the spawning tool call. */
-  parentMessageId?: string;
+  parentMessageId?: string | undefined;
 };
 
 /** Ends a subagent invocation's segment of the run, completed or suspended (rule 12). */
@@ -501,17 +503,22 @@ export type SubagentFinishedEvent = SubagentEventFields & {
   type: "SUBAGENT_FINISHED";
   /** The subagent's return value. Any JSON value. */
   result?: unknown;
-  outcome?: SubagentOutcome;
+  outcome?: SubagentOutcome | undefined;
 };
 
 /** Reports that a subagent invocation failed; the run may continue (rule 12). */
 export type SubagentErrorEvent = SubagentEventFields & {
   type: "SUBAGENT_ERROR";
   message: string;
-  code?: string;
+  code?: string | undefined;
 };
 
-/** Any of the 31 current AG-UI events, discriminated by `type`. */
+/**
+ * Any of the 31 current AG-UI events, discriminated by `type`: `switch (event.type)` narrows
+ * every field. Each member is the type `@ag-ui/core` 1.0.0's zod schema for it produces
+ * (test/schema-types.test.ts proves both assignable to each other). `agUiSchema`, in
+ * `ag-ui-verify/schema`, checks that a value is one.
+ */
 export type KnownAgUiEvent =
   | RunStartedEvent
   | RunFinishedEvent
@@ -590,6 +597,21 @@ export const EVENT_TYPES: readonly AgUiEventType[] = /* @__PURE__ */ Object.free
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * What a factory takes for `Event` besides its positional fields `Given`: the other fields,
+ * where an omitted option is left out rather than set to `undefined` (so the event gets no
+ * such key).
+ *
+ * @example
+ * ```ts
+ * import type { EventOptions, TextMessageEndEvent } from "ag-ui-verify";
+ * const extra: EventOptions<TextMessageEndEvent, "type" | "messageId"> = { subagentRunId: "s1" };
+ * ```
+ */
+export type EventOptions<Event, Given extends keyof Event> = {
+  [K in keyof Event as K extends Given ? never : K]: Exclude<Event[K], undefined>;
+};
+
+/**
  * A `RUN_STARTED` event.
  *
  * @example
@@ -598,7 +620,7 @@ export const EVENT_TYPES: readonly AgUiEventType[] = /* @__PURE__ */ Object.free
  * runStarted({ threadId: "t1", runId: "r1" }); // { type: "RUN_STARTED", threadId: "t1", runId: "r1" }
  * ```
  */
-export function runStarted(fields: Omit<RunStartedEvent, "type">): RunStartedEvent {
+export function runStarted(fields: EventOptions<RunStartedEvent, "type">): RunStartedEvent {
   return { type: "RUN_STARTED", ...fields };
 }
 
@@ -615,14 +637,14 @@ export function runStarted(fields: Omit<RunStartedEvent, "type">): RunStartedEve
  * });
  * ```
  */
-export function runFinished(fields: Omit<RunFinishedEvent, "type">): RunFinishedEvent {
+export function runFinished(fields: EventOptions<RunFinishedEvent, "type">): RunFinishedEvent {
   return { type: "RUN_FINISHED", ...fields };
 }
 
 /** A `RUN_ERROR` event. */
 export function runError(
   message: string,
-  extra?: Omit<RunErrorEvent, "type" | "message">,
+  extra?: EventOptions<RunErrorEvent, "type" | "message">,
 ): RunErrorEvent {
   return { type: "RUN_ERROR", message, ...extra };
 }
@@ -630,7 +652,7 @@ export function runError(
 /** A `STEP_STARTED` event. */
 export function stepStarted(
   stepName: string,
-  extra?: Omit<StepStartedEvent, "type" | "stepName">,
+  extra?: EventOptions<StepStartedEvent, "type" | "stepName">,
 ): StepStartedEvent {
   return { type: "STEP_STARTED", stepName, ...extra };
 }
@@ -638,7 +660,7 @@ export function stepStarted(
 /** A `STEP_FINISHED` event. */
 export function stepFinished(
   stepName: string,
-  extra?: Omit<StepFinishedEvent, "type" | "stepName">,
+  extra?: EventOptions<StepFinishedEvent, "type" | "stepName">,
 ): StepFinishedEvent {
   return { type: "STEP_FINISHED", stepName, ...extra };
 }
@@ -656,7 +678,7 @@ export function stepFinished(
  */
 export function textMessageStart(
   messageId: string,
-  extra?: Omit<TextMessageStartEvent, "type" | "messageId">,
+  extra?: EventOptions<TextMessageStartEvent, "type" | "messageId">,
 ): TextMessageStartEvent {
   return { type: "TEXT_MESSAGE_START", messageId, role: "assistant", ...extra };
 }
@@ -665,7 +687,7 @@ export function textMessageStart(
 export function textMessageContent(
   messageId: string,
   delta: string,
-  extra?: Omit<TextMessageContentEvent, "type" | "messageId" | "delta">,
+  extra?: EventOptions<TextMessageContentEvent, "type" | "messageId" | "delta">,
 ): TextMessageContentEvent {
   return { type: "TEXT_MESSAGE_CONTENT", messageId, delta, ...extra };
 }
@@ -673,14 +695,14 @@ export function textMessageContent(
 /** A `TEXT_MESSAGE_END` event. */
 export function textMessageEnd(
   messageId: string,
-  extra?: Omit<TextMessageEndEvent, "type" | "messageId">,
+  extra?: EventOptions<TextMessageEndEvent, "type" | "messageId">,
 ): TextMessageEndEvent {
   return { type: "TEXT_MESSAGE_END", messageId, ...extra };
 }
 
 /** A `TEXT_MESSAGE_CHUNK` event; every field is optional. */
 export function textMessageChunk(
-  fields?: Omit<TextMessageChunkEvent, "type">,
+  fields?: EventOptions<TextMessageChunkEvent, "type">,
 ): TextMessageChunkEvent {
   return { type: "TEXT_MESSAGE_CHUNK", ...fields };
 }
@@ -699,7 +721,7 @@ export function textMessageChunk(
 export function toolCallStart(
   toolCallId: string,
   toolCallName: string,
-  extra?: Omit<ToolCallStartEvent, "type" | "toolCallId" | "toolCallName">,
+  extra?: EventOptions<ToolCallStartEvent, "type" | "toolCallId" | "toolCallName">,
 ): ToolCallStartEvent {
   return { type: "TOOL_CALL_START", toolCallId, toolCallName, ...extra };
 }
@@ -708,7 +730,7 @@ export function toolCallStart(
 export function toolCallArgs(
   toolCallId: string,
   delta: string,
-  extra?: Omit<ToolCallArgsEvent, "type" | "toolCallId" | "delta">,
+  extra?: EventOptions<ToolCallArgsEvent, "type" | "toolCallId" | "delta">,
 ): ToolCallArgsEvent {
   return { type: "TOOL_CALL_ARGS", toolCallId, delta, ...extra };
 }
@@ -716,13 +738,15 @@ export function toolCallArgs(
 /** A `TOOL_CALL_END` event. */
 export function toolCallEnd(
   toolCallId: string,
-  extra?: Omit<ToolCallEndEvent, "type" | "toolCallId">,
+  extra?: EventOptions<ToolCallEndEvent, "type" | "toolCallId">,
 ): ToolCallEndEvent {
   return { type: "TOOL_CALL_END", toolCallId, ...extra };
 }
 
 /** A `TOOL_CALL_CHUNK` event; every field is optional. */
-export function toolCallChunk(fields?: Omit<ToolCallChunkEvent, "type">): ToolCallChunkEvent {
+export function toolCallChunk(
+  fields?: EventOptions<ToolCallChunkEvent, "type">,
+): ToolCallChunkEvent {
   return { type: "TOOL_CALL_CHUNK", ...fields };
 }
 
@@ -731,7 +755,7 @@ export function toolCallResult(
   toolCallId: string,
   messageId: string,
   content: string | ContentPart[],
-  extra?: Omit<ToolCallResultEvent, "type" | "toolCallId" | "messageId" | "content">,
+  extra?: EventOptions<ToolCallResultEvent, "type" | "toolCallId" | "messageId" | "content">,
 ): ToolCallResultEvent {
   return { type: "TOOL_CALL_RESULT", toolCallId, messageId, content, ...extra };
 }
@@ -739,7 +763,7 @@ export function toolCallResult(
 /** A `REASONING_START` event. */
 export function reasoningStart(
   messageId: string,
-  extra?: Omit<ReasoningStartEvent, "type" | "messageId">,
+  extra?: EventOptions<ReasoningStartEvent, "type" | "messageId">,
 ): ReasoningStartEvent {
   return { type: "REASONING_START", messageId, ...extra };
 }
@@ -747,7 +771,7 @@ export function reasoningStart(
 /** A `REASONING_MESSAGE_START` event (`role: "reasoning"` is always set). */
 export function reasoningMessageStart(
   messageId: string,
-  extra?: Omit<ReasoningMessageStartEvent, "type" | "messageId" | "role">,
+  extra?: EventOptions<ReasoningMessageStartEvent, "type" | "messageId" | "role">,
 ): ReasoningMessageStartEvent {
   return { type: "REASONING_MESSAGE_START", messageId, role: "reasoning", ...extra };
 }
@@ -756,7 +780,7 @@ export function reasoningMessageStart(
 export function reasoningMessageContent(
   messageId: string,
   delta: string,
-  extra?: Omit<ReasoningMessageContentEvent, "type" | "messageId" | "delta">,
+  extra?: EventOptions<ReasoningMessageContentEvent, "type" | "messageId" | "delta">,
 ): ReasoningMessageContentEvent {
   return { type: "REASONING_MESSAGE_CONTENT", messageId, delta, ...extra };
 }
@@ -764,14 +788,14 @@ export function reasoningMessageContent(
 /** A `REASONING_MESSAGE_END` event. */
 export function reasoningMessageEnd(
   messageId: string,
-  extra?: Omit<ReasoningMessageEndEvent, "type" | "messageId">,
+  extra?: EventOptions<ReasoningMessageEndEvent, "type" | "messageId">,
 ): ReasoningMessageEndEvent {
   return { type: "REASONING_MESSAGE_END", messageId, ...extra };
 }
 
 /** A `REASONING_MESSAGE_CHUNK` event; every field is optional. */
 export function reasoningMessageChunk(
-  fields?: Omit<ReasoningMessageChunkEvent, "type">,
+  fields?: EventOptions<ReasoningMessageChunkEvent, "type">,
 ): ReasoningMessageChunkEvent {
   return { type: "REASONING_MESSAGE_CHUNK", ...fields };
 }
@@ -779,7 +803,7 @@ export function reasoningMessageChunk(
 /** A `REASONING_END` event. */
 export function reasoningEnd(
   messageId: string,
-  extra?: Omit<ReasoningEndEvent, "type" | "messageId">,
+  extra?: EventOptions<ReasoningEndEvent, "type" | "messageId">,
 ): ReasoningEndEvent {
   return { type: "REASONING_END", messageId, ...extra };
 }
@@ -789,7 +813,10 @@ export function reasoningEncryptedValue(
   subtype: ReasoningEncryptedValueSubtype,
   entityId: string,
   encryptedValue: string,
-  extra?: Omit<ReasoningEncryptedValueEvent, "type" | "subtype" | "entityId" | "encryptedValue">,
+  extra?: EventOptions<
+    ReasoningEncryptedValueEvent,
+    "type" | "subtype" | "entityId" | "encryptedValue"
+  >,
 ): ReasoningEncryptedValueEvent {
   return { type: "REASONING_ENCRYPTED_VALUE", subtype, entityId, encryptedValue, ...extra };
 }
@@ -799,7 +826,7 @@ export function activitySnapshot(
   messageId: string,
   activityType: string,
   content: Record<string, unknown>,
-  extra?: Omit<ActivitySnapshotEvent, "type" | "messageId" | "activityType" | "content">,
+  extra?: EventOptions<ActivitySnapshotEvent, "type" | "messageId" | "activityType" | "content">,
 ): ActivitySnapshotEvent {
   return { type: "ACTIVITY_SNAPSHOT", messageId, activityType, content, ...extra };
 }
@@ -809,7 +836,7 @@ export function activityDelta(
   messageId: string,
   activityType: string,
   patch: JsonPatch,
-  extra?: Omit<ActivityDeltaEvent, "type" | "messageId" | "activityType" | "patch">,
+  extra?: EventOptions<ActivityDeltaEvent, "type" | "messageId" | "activityType" | "patch">,
 ): ActivityDeltaEvent {
   return { type: "ACTIVITY_DELTA", messageId, activityType, patch, ...extra };
 }
@@ -817,7 +844,7 @@ export function activityDelta(
 /** A `STATE_SNAPSHOT` event. */
 export function stateSnapshot(
   snapshot: unknown,
-  extra?: Omit<StateSnapshotEvent, "type" | "snapshot">,
+  extra?: EventOptions<StateSnapshotEvent, "type" | "snapshot">,
 ): StateSnapshotEvent {
   return { type: "STATE_SNAPSHOT", snapshot, ...extra };
 }
@@ -825,7 +852,7 @@ export function stateSnapshot(
 /** A `STATE_DELTA` event. */
 export function stateDelta(
   delta: JsonPatch,
-  extra?: Omit<StateDeltaEvent, "type" | "delta">,
+  extra?: EventOptions<StateDeltaEvent, "type" | "delta">,
 ): StateDeltaEvent {
   return { type: "STATE_DELTA", delta, ...extra };
 }
@@ -849,13 +876,13 @@ export function stateDelta(
  */
 export function messagesSnapshot(
   messages: Message[],
-  extra?: Omit<MessagesSnapshotEvent, "type" | "messages">,
+  extra?: EventOptions<MessagesSnapshotEvent, "type" | "messages">,
 ): MessagesSnapshotEvent {
   return { type: "MESSAGES_SNAPSHOT", messages, ...extra };
 }
 
 /** A `RAW` event carrying a provider-native `event`. */
-export function raw(event: unknown, extra?: Omit<RawEvent, "type" | "event">): RawEvent {
+export function raw(event: unknown, extra?: EventOptions<RawEvent, "type" | "event">): RawEvent {
   return { type: "RAW", event, ...extra };
 }
 
@@ -863,7 +890,7 @@ export function raw(event: unknown, extra?: Omit<RawEvent, "type" | "event">): R
 export function custom(
   name: string,
   value: unknown,
-  extra?: Omit<CustomEvent, "type" | "name" | "value">,
+  extra?: EventOptions<CustomEvent, "type" | "name" | "value">,
 ): CustomEvent {
   return { type: "CUSTOM", name, value, ...extra };
 }
@@ -881,7 +908,7 @@ export function custom(
 export function subagentStarted(
   subagentRunId: string,
   name: string,
-  extra?: Omit<SubagentStartedEvent, "type" | "subagentRunId" | "name">,
+  extra?: EventOptions<SubagentStartedEvent, "type" | "subagentRunId" | "name">,
 ): SubagentStartedEvent {
   return { type: "SUBAGENT_STARTED", subagentRunId, name, ...extra };
 }
@@ -889,7 +916,7 @@ export function subagentStarted(
 /** A `SUBAGENT_FINISHED` event; `outcome` absent means success. */
 export function subagentFinished(
   subagentRunId: string,
-  extra?: Omit<SubagentFinishedEvent, "type" | "subagentRunId">,
+  extra?: EventOptions<SubagentFinishedEvent, "type" | "subagentRunId">,
 ): SubagentFinishedEvent {
   return { type: "SUBAGENT_FINISHED", subagentRunId, ...extra };
 }
@@ -898,7 +925,7 @@ export function subagentFinished(
 export function subagentError(
   subagentRunId: string,
   message: string,
-  extra?: Omit<SubagentErrorEvent, "type" | "subagentRunId" | "message">,
+  extra?: EventOptions<SubagentErrorEvent, "type" | "subagentRunId" | "message">,
 ): SubagentErrorEvent {
   return { type: "SUBAGENT_ERROR", subagentRunId, message, ...extra };
 }
