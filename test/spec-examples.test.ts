@@ -1,19 +1,25 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VerifyError, verifyAll } from "../src/index.ts";
+import { agUiSchema } from "../src/schema/index.ts";
 
 /**
  * Every example block of SPEC.md, parsed from the spec itself so the two cannot drift.
- * A case starts with a `#` header: `# Accepted`, `# Rejected (index N, CODE)`,
- * `# Rejected (index N, end of input, CODE) field P`, optionally `with allowSequentialRuns`.
+ * Example blocks are the ```text blocks, and the plain ``` blocks whose first line is a case
+ * header. A case starts with a `#` header: `# Accepted`, `# Rejected (index N, CODE)`,
+ * `# Rejected (index N, end of input, CODE) field P`, optionally `with allowSequentialRuns`
+ * (after `Rejected`) or `— with agUiSchema` (the case runs with `{ schema: agUiSchema }`).
  */
 interface SpecCase {
   header: string;
   line: number;
   events: unknown[];
   sequential: boolean;
+  schema: boolean;
   expected: "accepted" | { index: number; code: string; endOfInput: boolean; field?: string };
 }
+
+const CASE_HEADER = /^# (Accepted|Rejected)/;
 
 const specUrl = new URL("../spec/SPEC.md", import.meta.url);
 const spec = readFileSync(specUrl, "utf8");
@@ -21,19 +27,26 @@ const spec = readFileSync(specUrl, "utf8");
 function parseCases(text: string): SpecCase[] {
   const cases: SpecCase[] = [];
   const lines = text.split("\n");
-  let inBlock = false;
+  // Outside any fence; inside an example block; inside a plain block not yet known to be
+  // one (decided by its first line); inside any other block.
+  let state: "outside" | "example" | "plain" | "other" = "outside";
   let current: SpecCase | undefined;
   lines.forEach((raw, i) => {
     const line = raw.trimEnd();
     if (line.startsWith("```")) {
-      inBlock = !inBlock && line === "```text";
+      if (state !== "outside") state = "outside";
+      else if (line === "```text") state = "example";
+      else state = line === "```" ? "plain" : "other";
       current = undefined;
       return;
     }
-    if (!inBlock || line === "") return;
+    if (line === "") return;
+    if (state === "plain") state = CASE_HEADER.test(line) ? "example" : "other";
+    if (state !== "example") return;
     if (line.startsWith("#")) {
       const header = line.split(" — ")[0] ?? line;
       const sequential = header.includes("with allowSequentialRuns");
+      const schema = /\bwith agUiSchema\b/.test(line);
       let expected: SpecCase["expected"];
       if (header.startsWith("# Accepted")) {
         expected = "accepted";
@@ -46,7 +59,7 @@ function parseCases(text: string): SpecCase[] {
         expected = { index: Number(m[1]), code: m[3] ?? "", endOfInput: m[2] !== undefined };
         if (m[4] !== undefined) expected.field = m[4];
       }
-      current = { header: line, line: i + 1, events: [], sequential, expected };
+      current = { header: line, line: i + 1, events: [], sequential, schema, expected };
       cases.push(current);
       return;
     }
@@ -60,13 +73,16 @@ const cases = parseCases(spec);
 
 describe("SPEC.md examples", () => {
   it("finds every example block", () => {
-    const headers = spec.split("\n").filter((l) => /^# (Accepted|Rejected)/.test(l));
+    const headers = spec.split("\n").filter((l) => CASE_HEADER.test(l));
     expect(cases.length).toBe(headers.length);
-    expect(cases.length).toBeGreaterThanOrEqual(77);
+    expect(cases.length).toBeGreaterThanOrEqual(82);
+    expect(cases.filter((c) => c.schema).length).toBeGreaterThanOrEqual(5);
   });
 
   it.each(cases.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (_name, c) => {
-    const options = { allowSequentialRuns: c.sequential };
+    const options = c.schema
+      ? { allowSequentialRuns: c.sequential, schema: agUiSchema }
+      : { allowSequentialRuns: c.sequential };
     if (c.expected === "accepted") {
       expect(() => verifyAll(c.events, options)).not.toThrow();
       return;
