@@ -11,7 +11,7 @@ import { isVerifyError, type VerifyError } from "../errors.ts";
 import type { RunAgentInput } from "../events.ts";
 import { type Options, UsageError } from "./args.ts";
 import { ioMessage, messageOf } from "./read.ts";
-import type { Result } from "./report.ts";
+import { plural, type Result } from "./report.ts";
 import { Tally } from "./tally.ts";
 
 async function readInput(path: string | undefined): Promise<RunAgentInput> {
@@ -59,13 +59,31 @@ function causeOf(error: unknown): string {
   return messageOf(current).replace(/\s+/g, " ");
 }
 
+/**
+ * Runs the agent at `url` and checks its events as they arrive. Gives up (a
+ * {@link UsageError}) after `--timeout` without a byte, and says so when the connection
+ * breaks before the stream ends.
+ */
 export async function checkUrl(url: string, options: Options): Promise<Result> {
   const input = await readInput(options.input);
   const tally = new Tally(true);
+  const seconds = options.timeoutMs / 1000;
+  const idle = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const heard = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const after = tally.events === 0 ? "" : ` after ${plural(tally.events, "event")}`;
+      idle.abort(
+        new UsageError(`no byte from ${url} for ${seconds} s${after} (--timeout ${seconds})`),
+      );
+    }, options.timeoutMs);
+  };
   let bytes = 0;
-  // Counts the body's bytes on their way to the library's decoder.
+  // Counts the body's bytes on their way to the library's decoder, and restarts the clock.
   const counting = async (request: Request): Promise<Response> => {
     const response = await fetch(request);
+    heard();
     // Bodies of other statuses are runAgent's to read (errors) or have none.
     if (
       response.body === null ||
@@ -79,6 +97,7 @@ export async function checkUrl(url: string, options: Options): Promise<Result> {
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           bytes += chunk.byteLength;
+          heard();
           controller.enqueue(chunk);
         },
       }),
@@ -87,28 +106,46 @@ export async function checkUrl(url: string, options: Options): Promise<Result> {
     return new Response(body, { status, statusText, headers });
   };
   const start = performance.now();
-  let events: Awaited<ReturnType<typeof runAgent>>;
+  heard();
   try {
-    events = await runAgent(url, input, {
-      fetch: counting,
-      headers: [...options.headers],
-      allowSequentialRuns: options.allowSequentialRuns,
-      maxBufferSize: options.maxBufferSize,
-    });
-  } catch (error) {
-    if (error instanceof HttpError) throw new UsageError(error.message.replace(/\s+/g, " "));
-    throw new UsageError(`cannot reach ${url}: ${causeOf(error)}`);
-  }
-  let error: VerifyError | undefined;
-  try {
-    for await (const event of events) tally.add(event);
-  } catch (thrown) {
-    if (!isVerifyError(thrown)) {
-      throw new UsageError(
-        `the connection to ${url} failed after ${tally.events} events: ${causeOf(thrown)}`,
-      );
+    let events: Awaited<ReturnType<typeof runAgent>>;
+    try {
+      events = await runAgent(url, input, {
+        fetch: counting,
+        signal: idle.signal,
+        headers: [...options.headers],
+        allowSequentialRuns: options.allowSequentialRuns,
+        maxBufferSize: options.maxBufferSize,
+      });
+    } catch (error) {
+      if (idle.signal.aborted) throw idle.signal.reason;
+      if (error instanceof HttpError) throw new UsageError(error.message.replace(/\s+/g, " "));
+      throw new UsageError(`cannot reach ${url}: ${causeOf(error)}`);
     }
-    error = thrown;
+    let error: VerifyError | undefined;
+    try {
+      for await (const event of events) tally.add(event);
+    } catch (thrown) {
+      if (!isVerifyError(thrown)) {
+        if (idle.signal.aborted) throw idle.signal.reason;
+        const run = tally.runs[tally.runs.length - 1];
+        const when =
+          run !== undefined && run.outcome === undefined ? "mid-run" : "before the stream ended";
+        throw new UsageError(
+          `the connection to ${url} broke ${when}, after ${plural(tally.events, "event")}: ${causeOf(thrown)}`,
+        );
+      }
+      error = thrown;
+    }
+    return {
+      input: url,
+      format: "url",
+      tally,
+      bytes,
+      durationMs: performance.now() - start,
+      error,
+    };
+  } finally {
+    clearTimeout(timer);
   }
-  return { input: url, format: "url", tally, bytes, durationMs: performance.now() - start, error };
 }

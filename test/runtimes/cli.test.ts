@@ -598,6 +598,42 @@ describe("--url", () => {
   });
 });
 
+describe("--url: time-outs and broken connections exit 2, saying what happened", () => {
+  it("--timeout: no response head in time", async () => {
+    const url = `${server.url}/run/valid?wait=5000`;
+    const run = await cli(["--url", url, "--timeout", "0.3"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`ag-ui-verify: no byte from ${url} for 0.3 s (--timeout 0.3)\n`);
+    const json = await cli(["--url", url, "--timeout=0.3", "--json"]);
+    expect(parse(json.stdout)).toEqual({
+      valid: false,
+      usageError: `no byte from ${url} for 0.3 s (--timeout 0.3)`,
+    });
+  });
+
+  it("--timeout: the body stops mid-run", async () => {
+    const body = utf8.encode(sse(validRun().slice(0, 3))).length;
+    const url = `${server.url}/run/valid?chunk=${body}&delay=5000`;
+    const run = await cli(["--url", url, "--timeout", "0.3"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `ag-ui-verify: no byte from ${url} for 0.3 s after 3 events (--timeout 0.3)\n`,
+    );
+  });
+
+  it("a connection cut mid-run is reported as such, not as a short stream", async () => {
+    const url = `${server.url}/run/disconnect?events=4`;
+    const run = await cli(["--url", url]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^ag-ui-verify: the connection to ${url.replace(/[?.]/g, "\\$&")} broke mid-run, after 4 events: .+\n$`,
+      ),
+    );
+    expect(run.stderr).not.toContain("STREAM_ENDED");
+  });
+});
+
 describe("colour, help and version", () => {
   it("prints no ANSI codes when stdout is not a terminal, nor with NO_COLOR or --no-color", async () => {
     const file = await fixture("violation.sse", sse(violationRun()));
@@ -620,6 +656,9 @@ describe("colour, help and version", () => {
       "--url <url>",
       "--input <file>",
       "--header 'Name: value'",
+      "--timeout <seconds>",
+      "--jobs <n>",
+      "--ext <list>",
       "--format sse|jsonl",
       "--allow-sequential-runs",
       "--max-buffer-size <n>",
