@@ -61,6 +61,26 @@ function sample(pass, events, reps) {
   return ms;
 }
 
+/**
+ * Samples (ms per pass) of each pass over `events`: warm-up first (V8 tiers up, the heap
+ * settles), then ROUNDS rounds in which the order of the passes alternates.
+ */
+function race(passes, events) {
+  const reps = passes.map(() => 1);
+  const warmStart = performance.now();
+  for (let i = 0; i < WARMUP || performance.now() - warmStart < WARMUP_MS; i++) {
+    for (const [k, pass] of passes.entries()) {
+      reps[k] = Math.max(1, Math.ceil(MIN_SAMPLE_MS / sample(pass, events, 1)));
+    }
+  }
+  const samples = passes.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? passes.keys() : [...passes.keys()].reverse();
+    for (const k of order) samples[k].push(sample(passes[k], events, reps[k]));
+  }
+  return samples;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -121,26 +141,7 @@ for (const name of selected) {
   const events = gen(N_EVENTS).map((e) => JSON.parse(JSON.stringify(e)));
   guard(name, events);
 
-  let oursMs = 0;
-  let zodMs = 0;
-  const warmStart = performance.now();
-  for (let i = 0; i < WARMUP || performance.now() - warmStart < WARMUP_MS; i++) {
-    oursMs = sample(passOurs, events, 1);
-    zodMs = sample(passZod, events, 1);
-  }
-  const oursReps = Math.max(1, Math.ceil(MIN_SAMPLE_MS / oursMs));
-  const zodReps = Math.max(1, Math.ceil(MIN_SAMPLE_MS / zodMs));
-  const oursSamples = [];
-  const zodSamples = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    if (r % 2 === 0) {
-      oursSamples.push(sample(passOurs, events, oursReps));
-      zodSamples.push(sample(passZod, events, zodReps));
-    } else {
-      zodSamples.push(sample(passZod, events, zodReps));
-      oursSamples.push(sample(passOurs, events, oursReps));
-    }
-  }
+  const [oursSamples, zodSamples] = race([passOurs, passZod], events);
   if (args.verbose) {
     const fmt = (xs) => xs.map((x) => x.toFixed(2)).join(" ");
     console.log(`${name} samples (ms) agUiSchema: ${fmt(oursSamples)} | zod: ${fmt(zodSamples)}`);
@@ -156,13 +157,14 @@ const table = rows.map((r) => [
   `${fmtRate(r.n / (r.zod / 1000))} ev/s (${r.zod.toFixed(2)} ms, ${((r.zod / r.n) * 1e6).toFixed(0)} ns/ev)`,
   `${(r.zod / r.ours).toFixed(1)}x`,
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells) =>
-  cells
-    .map((c, i) => c.padEnd(widths[i]))
-    .join("  ")
-    .trimEnd();
-console.log(line(header));
-console.log(line(widths.map((w) => "-".repeat(w))));
-for (const row of table) console.log(line(row));
+const widths = header.map((_, i) => Math.max(...[header, ...table].map((row) => row[i].length)));
+const dashes = widths.map((w) => "-".repeat(w));
+for (const row of [header, dashes, ...table]) {
+  console.log(
+    row
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd(),
+  );
+}
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -249,30 +249,19 @@ class Generator {
       case "transform":
         break;
       case "optional":
-        if (defined || isOptionalIn(def.innerType)) {
-          lines.push(...this.checks(def.innerType, x, prefix, hint, defined));
+      case "default":
+      case "nullable": {
+        // zod lets undefined through an optional (and a default), null through a nullable.
+        const inner = def.innerType;
+        if (def.type === "nullable") {
+          lines.push(...guarded(`${x} !== null`, this.checks(inner, x, prefix, hint, defined)));
+        } else if (def.type === "optional" && (defined || isOptionalIn(inner))) {
+          lines.push(...this.checks(inner, x, prefix, hint, defined));
         } else {
-          lines.push(
-            `if (${x} !== undefined) {`,
-            ...this.checks(def.innerType, x, prefix, hint, true),
-            "}",
-          );
+          lines.push(...guarded(`${x} !== undefined`, this.checks(inner, x, prefix, hint, true)));
         }
         break;
-      case "default":
-        lines.push(
-          `if (${x} !== undefined) {`,
-          ...this.checks(def.innerType, x, prefix, hint, true),
-          "}",
-        );
-        break;
-      case "nullable":
-        lines.push(
-          `if (${x} !== null) {`,
-          ...this.checks(def.innerType, x, prefix, hint, defined),
-          "}",
-        );
-        break;
+      }
       case "pipe":
         if (def.out._zod.def.type !== "transform") {
           throw new Error(`gen-schema: a pipe into ${def.out._zod.def.type} at ${hint}`);
@@ -322,17 +311,11 @@ class Generator {
           `if (!Number.isInteger(${x})) ${fail(`\`expected integer, got \${got(${x})}\``)}`,
           `if (!Number.isSafeInteger(${x})) ${fail(`\`expected a safe integer, got \${got(${x})}\``)}`,
         ];
-      case "greater_than": {
-        const op = def.inclusive ? ">=" : ">";
-        return [
-          `if (!(${x} ${op} ${lit(def.value)})) ${fail(`\`expected ${op} ${def.value}, got \${got(${x})}\``)}`,
-        ];
-      }
+      case "greater_than":
       case "less_than": {
-        const op = def.inclusive ? "<=" : "<";
-        return [
-          `if (!(${x} ${op} ${lit(def.value)})) ${fail(`\`expected ${op} ${def.value}, got \${got(${x})}\``)}`,
-        ];
+        const op = `${def.check === "greater_than" ? ">" : "<"}${def.inclusive ? "=" : ""}`;
+        const message = `\`expected ${op} ${def.value}, got \${got(${x})}\``;
+        return [`if (!(${x} ${op} ${lit(def.value)})) ${fail(message)}`];
       }
       case "min_length":
       case "max_length": {
@@ -381,17 +364,40 @@ class Generator {
     return [`if (!(${passes.join(" || ")})) ${fail}`];
   }
 
+  /** Runs `write` with local variable names numbered from 0, as in a new function. */
+  inFunction(write) {
+    const outer = this.local;
+    this.local = 0;
+    try {
+      return write();
+    } finally {
+      this.local = outer;
+    }
+  }
+
   /** The name of the function checking `node`, creating it on first use. */
   checkFunction(node, hint) {
     const known = this.checkNames.get(node);
     if (known === CYCLE) throw new Error(`gen-schema: a recursive schema at ${hint}`);
     if (known !== undefined) return known;
     this.checkNames.set(node, CYCLE);
+    const body = this.inFunction(() => this.checkBody(node, this.exportNames.get(node) ?? hint));
+    const text = [...body, "}"].join("\n");
+    // Equal schemas written twice upstream (`z.array(ContentPartSchema)`) share one function.
+    let name = this.bodies.get(text);
+    if (name === undefined) {
+      name = this.nameFor("check", node, hint);
+      this.bodies.set(text, name);
+      this.functions.push(`function ${name}(v: unknown): SchemaIssue | undefined {\n${text}`);
+    }
+    this.checkNames.set(node, name);
+    return name;
+  }
+
+  /** The statements of the function checking `node` (in `v`); `stem` names what it creates. */
+  checkBody(node, stem) {
     const def = node._zod.def;
-    const stem = this.exportNames.get(node) ?? hint;
     const body = [];
-    const outerLocal = this.local;
-    this.local = 0;
     if (def.type === "object") {
       const catchall = def.catchall?._zod.def.type;
       if (catchall !== "unknown" && catchall !== "any") {
@@ -404,11 +410,8 @@ class Generator {
         const fieldHint = `${stem}${capitalise(key)}`;
         // zod ignores an optional field's issues when its value is undefined.
         if (isOptionalField(field)) {
-          body.push(
-            `if (${x} !== undefined) {`,
-            ...this.checks(field, x, [lit(key)], fieldHint, true),
-            "}",
-          );
+          const inner = this.checks(field, x, [lit(key)], fieldHint, true);
+          body.push(...guarded(`${x} !== undefined`, inner));
         } else {
           body.push(...this.checks(field, x, [lit(key)], fieldHint, false));
         }
@@ -431,27 +434,16 @@ class Generator {
       const seen = dispatch.map(([value]) => value);
       const expected =
         seen.length <= 8 ? `expected ${expectedValues(seen)}, got` : `unknown ${key}`;
-      body.push(
+      return [
         `if (!isObject(v)) return fail(\`expected object, got \${got(v)}\`);`,
         `const d = ${access("v", key)};`,
         ...dispatchOn("d", dispatch),
         `return fail(\`${expected.replaceAll("`", "\\`")} \${got(d)}\`, ${lit(key)});`,
-      );
+      ];
     } else {
       body.push(...this.checks(node, "v", [], stem, false));
     }
-    this.local = outerLocal;
-    const ends = def.type === "union" && def.discriminator !== undefined;
-    const text = [...body, ...(ends ? [] : ["return undefined;"]), "}"].join("\n");
-    // Equal schemas written twice upstream (`z.array(ContentPartSchema)`) share one function.
-    let name = this.bodies.get(text);
-    if (name === undefined) {
-      name = this.nameFor("check", node, hint);
-      this.bodies.set(text, name);
-      this.functions.push(`function ${name}(v: unknown): SchemaIssue | undefined {\n${text}`);
-    }
-    this.checkNames.set(node, name);
-    return name;
+    return [...body, "return undefined;"];
   }
 
   // -- output ----------------------------------------------------------------------------------
@@ -528,45 +520,49 @@ class Generator {
     if (known !== undefined) return known;
     const name = this.nameFor("defaults", node, hint);
     this.outputNames.set(node, name);
-    const def = node._zod.def;
-    const stem = this.exportNames.get(node) ?? hint;
-    const body = [];
-    const outerLocal = this.local;
-    this.local = 0;
-    if (def.type === "object") {
-      body.push("let copy: T | undefined;");
-      for (const [key, field] of Object.entries(def.shape)) {
-        if (!this.changes(field)) continue;
-        const x = this.fresh("x");
-        const y = this.fresh("y");
-        body.push(
-          `const ${x} = ${access("v", key)};`,
-          `const ${y} = ${this.output(field, x, `${stem}${capitalise(key)}`)};`,
-          `if (${y} !== ${x}) {`,
-          "copy ??= { ...v };",
-          `Reflect.set(copy, ${lit(key)}, ${y});`,
-          "}",
-        );
-      }
-      body.push("return copy ?? v;");
-    } else {
-      const key = def.discriminator;
-      body.push(`switch (${access("v", key)}) {`);
-      for (const option of def.options) {
-        if (!this.changes(option)) continue;
-        const fn = this.outputFunction(option, `${stem}Option`);
-        for (const value of option._zod.propValues[key]) {
-          body.push(`case ${lit(value)}: return ${fn}(v);`);
-        }
-      }
-      body.push("default: return v;", "}");
-    }
-    this.local = outerLocal;
+    const body = this.inFunction(() => this.outputBody(node, this.exportNames.get(node) ?? hint));
     this.functions.push(
       [`function ${name}<T extends Record<string, unknown>>(v: T): T {`, ...body, "}"].join("\n"),
     );
     return name;
   }
+
+  /** The statements of the function applying `node`'s defaults to `v`. */
+  outputBody(node, stem) {
+    const def = node._zod.def;
+    if (def.type !== "object") {
+      const key = def.discriminator;
+      const cases = def.options
+        .filter((option) => this.changes(option))
+        .flatMap((option) => {
+          const fn = this.outputFunction(option, `${stem}Option`);
+          return [...option._zod.propValues[key]].map(
+            (value) => `case ${lit(value)}: return ${fn}(v);`,
+          );
+        });
+      return [`switch (${access("v", key)}) {`, ...cases, "default: return v;", "}"];
+    }
+    const body = ["let copy: T | undefined;"];
+    for (const [key, field] of Object.entries(def.shape)) {
+      if (!this.changes(field)) continue;
+      const x = this.fresh("x");
+      const y = this.fresh("y");
+      body.push(
+        `const ${x} = ${access("v", key)};`,
+        `const ${y} = ${this.output(field, x, `${stem}${capitalise(key)}`)};`,
+        `if (${y} !== ${x}) {`,
+        "copy ??= { ...v };",
+        `Reflect.set(copy, ${lit(key)}, ${y});`,
+        "}",
+      );
+    }
+    return [...body, "return copy ?? v;"];
+  }
+}
+
+/** `lines` run only when `condition` holds. */
+function guarded(condition, lines) {
+  return [`if (${condition}) {`, ...lines, "}"];
 }
 
 function capitalise(s) {
