@@ -25,6 +25,7 @@
  * ```
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** Where a Standard Schema keeps its properties, under a name no schema API uses. */
   readonly "~standard": StandardSchemaV1.Props<Input, Output>;
 }
 
@@ -32,8 +33,11 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 export declare namespace StandardSchemaV1 {
   /** What a schema carries under `"~standard"`. */
   interface Props<Input = unknown, Output = Input> {
+    /** The version of the interface: 1. */
     readonly version: 1;
+    /** Who made the schema (`"zod"`, `"ag-ui-verify"`...). */
     readonly vendor: string;
+    /** Checks `value`: `{ value }` when it passes, `{ issues }` when it does not. */
     readonly validate: (
       value: unknown,
       options?: Options | undefined,
@@ -43,31 +47,40 @@ export declare namespace StandardSchemaV1 {
   }
   /** Options a caller may pass to `validate`. */
   interface Options {
+    /** Settings particular to the schema's library. */
     readonly libraryOptions?: Record<string, unknown> | undefined;
   }
   /** The outcome of `validate`. */
   type Result<Output> = SuccessResult<Output> | FailureResult;
   /** Success: the (possibly transformed) value. */
   interface SuccessResult<Output> {
+    /** The value, as the schema outputs it. */
     readonly value: Output;
+    /** Absent on success. */
     readonly issues?: undefined;
   }
   /** Failure: at least one issue. */
   interface FailureResult {
+    /** What is wrong with the value. */
     readonly issues: ReadonlyArray<Issue>;
   }
   /** One problem found: what, and where (keys from the root of the value). */
   interface Issue {
+    /** What is wrong, for people. */
     readonly message: string;
+    /** Where, as keys from the root of the value; absent or empty for the value itself. */
     readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
   }
   /** A path segment given as an object. */
   interface PathSegment {
+    /** The property name or array index. */
     readonly key: PropertyKey;
   }
   /** The input and output types, for inference. */
   interface Types<Input = unknown, Output = Input> {
+    /** What the schema accepts. */
     readonly input: Input;
+    /** What a successful validation gives. */
     readonly output: Output;
   }
   /** The input type of a schema. */
