@@ -98,18 +98,25 @@ async function corpus(options: Options): Promise<number> {
   const summary = new Summary();
   const progress = new Progress(items.length, process.stderr.isTTY === true);
   let done = 0;
+  // NDJSON lines go out in batches: one write per line costs more than checking a capture.
+  let lines = "";
   await checkItems(items, options, options.jobs, (outcome) => {
     summary.add(outcome);
     for (const report of outcome.reports) {
-      if (options.json) say(`${JSON.stringify(report)}\n`);
+      if (options.json) lines += `${JSON.stringify(report)}\n`;
       if (report.usageError !== undefined) {
         progress.clear();
         process.stderr.write(`ag-ui-verify: ${report.usageError}\n`);
       }
     }
+    if (lines.length > 65536) {
+      say(lines);
+      lines = "";
+    }
     progress.update(++done, summary.bytes, summary.invalid);
   });
   progress.clear();
+  say(lines);
   const durationMs = performance.now() - start;
   say(
     options.json

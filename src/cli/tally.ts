@@ -67,12 +67,28 @@ function outcomeOf(event: Rec): RunOutcome {
     : { event: "RUN_FINISHED", type };
 }
 
+/** Types that do more than count. */
+const SPECIAL = new Set([
+  "RUN_STARTED",
+  "RUN_FINISHED",
+  "RUN_ERROR",
+  "SUBAGENT_STARTED",
+  "SUBAGENT_FINISHED",
+  "SUBAGENT_ERROR",
+  ...CHUNK_KINDS.keys(),
+]);
+
 export class Tally {
   events = 0;
-  readonly byType = new Map<string, number>();
   readonly runs: RunSummary[] = [];
   /** The last three accepted events, oldest first; only when asked for. */
   readonly recent: Seen[] | undefined;
+  readonly #counts = new Map<string, { n: number }>();
+  // Events of one type come in runs (a message streams token by token): its count cell,
+  // kept at hand, spares hashing the type string each time.
+  #lastType = "";
+  #lastCount = { n: 0 };
+  #lastSpecial = false;
   readonly #chunked = { messages: 0, toolCalls: 0, reasoningMessages: 0 };
   #chunkIds = new Set<string>();
   #nodes = new Map<string, SubagentNode>();
@@ -81,8 +97,13 @@ export class Tally {
     this.recent = keepRecent ? [] : undefined;
   }
 
+  /** Events by type, in the order each type first came. */
+  get byType(): Map<string, number> {
+    return new Map([...this.#counts].map(([type, { n }]) => [type, n]));
+  }
+
   count(type: string): number {
-    return this.byType.get(type) ?? 0;
+    return this.#counts.get(type)?.n ?? 0;
   }
 
   get messages(): number {
@@ -108,8 +129,23 @@ export class Tally {
       if (this.recent.length === 3) this.recent.shift();
       this.recent.push({ index, event, position });
     }
-    const type = String(event.type);
-    this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
+    const type = event.type;
+    if (typeof type !== "string") return;
+    if (type === this.#lastType) {
+      this.#lastCount.n++;
+      if (!this.#lastSpecial) return;
+    } else {
+      let cell = this.#counts.get(type);
+      if (cell === undefined) {
+        cell = { n: 0 };
+        this.#counts.set(type, cell);
+      }
+      cell.n++;
+      this.#lastType = type;
+      this.#lastCount = cell;
+      this.#lastSpecial = SPECIAL.has(type);
+      if (!this.#lastSpecial) return;
+    }
     const run = this.runs[this.runs.length - 1];
     switch (type) {
       case "RUN_STARTED":
