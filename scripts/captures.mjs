@@ -478,6 +478,80 @@ function notJsonEvents() {
 }
 
 /**
+ * A browser's network export (HAR 1.2, as Chrome's DevTools writes it) of a chat page: a
+ * JSON request, the agent's answer as SSE (`chat.sse`, body as text), a second run whose
+ * body the browser stored in base64 (`owner-mismatch.sse`), and the page's icon.
+ */
+function sessionHar(chatSse, ownerMismatchSse) {
+  const page = "https://chat.example/";
+  const entry = (second, method, url, mimeType, content, extra = {}) => ({
+    startedDateTime: new Date(T0 + second * 1000).toISOString(),
+    time: 120,
+    request: {
+      method,
+      url,
+      httpVersion: "http/2.0",
+      headers: [
+        { name: "accept", value: mimeType === "text/event-stream" ? mimeType : "*/*" },
+        { name: "referer", value: page },
+      ],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: method === "POST" ? 2 : 0,
+      ...(method === "POST" ? { postData: { mimeType: "application/json", text: "{}" } } : {}),
+    },
+    response: {
+      status: 200,
+      statusText: "",
+      httpVersion: "http/2.0",
+      headers: [{ name: "content-type", value: mimeType }],
+      cookies: [],
+      content: {
+        size: Buffer.byteLength(content.text, content.encoding ?? "utf8"),
+        mimeType,
+        ...content,
+      },
+      redirectURL: "",
+      headersSize: -1,
+      bodySize: -1,
+      _transferSize: 512,
+    },
+    cache: {},
+    timings: { blocked: 1, dns: -1, ssl: -1, connect: -1, send: 0, wait: 90, receive: 29 },
+    _resourceType: extra.resourceType ?? "fetch",
+  });
+  const run = "https://chat.example/api/agent/run";
+  const entries = [
+    entry(0, "GET", "https://chat.example/api/threads", "application/json", {
+      text: JSON.stringify([{ id: "thread-7f3a9c", title: "Thank you in Japanese" }]),
+    }),
+    entry(1, "POST", run, "text/event-stream", { text: chatSse }),
+    entry(30, "POST", run, "text/event-stream", {
+      text: Buffer.from(ownerMismatchSse).toString("base64"),
+      encoding: "base64",
+    }),
+    entry(
+      31,
+      "GET",
+      "https://chat.example/favicon.ico",
+      "image/x-icon",
+      { text: Buffer.from([0, 0, 1, 0, 1, 0, 16, 16]).toString("base64"), encoding: "base64" },
+      { resourceType: "other" },
+    ),
+  ];
+  const log = {
+    version: "1.2",
+    creator: { name: "WebInspector", version: "537.36" },
+    pages: [
+      { startedDateTime: entries[0].startedDateTime, id: "page_1", title: page, pageTimings: {} },
+    ],
+    entries,
+  };
+  return `${JSON.stringify({ log }, null, 2)}\n`;
+}
+
+/**
  * Every capture, by file name, as the exact text of the file. Deterministic: the same
  * strings on every call.
  *
@@ -486,6 +560,7 @@ function notJsonEvents() {
 export async function buildCaptures() {
   const chat = chatEvents();
   const chatSse = await encodeSse(chat);
+  const ownerMismatchSse = await encodeSse(ownerMismatchEvents());
 
   // truncated: the chat, cut off in the middle of the SSE message after TRUNCATED_KEEP events.
   const kept = await encodeSse(chat.slice(0, TRUNCATED_KEEP));
@@ -499,9 +574,10 @@ export async function buildCaptures() {
     "agentic.sse": await encodeSse(agenticEvents()),
     "crlf.sse": (await encodeSse(crlfEvents())).replaceAll("\n", "\r\n"),
     "truncated.sse": kept + cut,
-    "owner-mismatch.sse": await encodeSse(ownerMismatchEvents()),
+    "owner-mismatch.sse": ownerMismatchSse,
     "after-close.sse": await encodeSse(afterCloseEvents()),
     "not-json.sse": `${await encodeSse(notJsonEvents())}data: [DONE]\n\n`,
+    "session.har": sessionHar(chatSse, ownerMismatchSse),
   };
 }
 

@@ -33,6 +33,8 @@ const EXPECTED: Record<string, Verdict> = {
   "not-json.sse": { valid: false, code: "INVALID_JSON", index: 10 },
 };
 const NAMES = Object.keys(EXPECTED);
+/** A browser's network export holding chat.sse (as text) and owner-mismatch.sse (base64). */
+const HAR = "session.har";
 
 let lib: typeof Lib;
 let generated: Record<string, string>;
@@ -87,14 +89,14 @@ async function verdict(name: string): Promise<{ verdict: Verdict; events: Lib.Ag
 
 describe("examples/captures", () => {
   it("holds exactly the generated captures (and a README)", () => {
-    expect(Object.keys(generated).sort()).toEqual([...NAMES].sort());
+    expect(Object.keys(generated).sort()).toEqual([...NAMES, HAR].sort());
     const files = readdirSync(DIR).filter((f) => f !== "README.md" && !f.startsWith("."));
-    expect(files.sort()).toEqual([...NAMES].sort());
+    expect(files.sort()).toEqual([...NAMES, HAR].sort());
   });
 
   it("the README lists every capture", () => {
     const readme = read("README.md").toString("utf8");
-    for (const name of NAMES) expect(readme).toContain(`\`${name}\``);
+    for (const name of [...NAMES, HAR]) expect(readme).toContain(`\`${name}\``);
   });
 
   it("the generator is deterministic", async () => {
@@ -283,6 +285,62 @@ describe.skipIf(!existsSync(CLI_SOURCE))("the CLI on each capture", () => {
       const run = await cli([`examples/captures/${name}`]);
       expect(run.code).toBe(1);
       expect(`${run.stdout}${run.stderr}`).toContain(expected?.valid ? "" : expected?.code);
+    },
+  );
+});
+
+describe(HAR, () => {
+  interface Entry {
+    startedDateTime: string;
+    request: { method: string; url: string };
+    response: { content: { mimeType: string; text: string; encoding?: string } };
+  }
+  const entries = (): Entry[] => JSON.parse(read(HAR).toString("utf8")).log.entries;
+
+  it("equals the generator's output byte for byte", () => {
+    expect(read(HAR).toString("utf8")).toBe(generated[HAR]);
+  });
+
+  it("holds chat.sse as text and owner-mismatch.sse as base64, among other responses", () => {
+    const streams = entries().filter((e) => e.response.content.mimeType === "text/event-stream");
+    expect(entries().length).toBe(4);
+    expect(streams.map((e) => e.response.content.encoding)).toEqual([undefined, "base64"]);
+    const bodies = streams.map(({ response: { content } }) =>
+      Buffer.from(content.text, content.encoding === "base64" ? "base64" : "utf8"),
+    );
+    expect(bodies[0]?.equals(read("chat.sse"))).toBe(true);
+    expect(bodies[1]?.equals(read("owner-mismatch.sse"))).toBe(true);
+  });
+
+  it.skipIf(!existsSync(CLI_SOURCE))(
+    "ag-ui-verify --json: one input per event stream, named by method, URL and start time",
+    async () => {
+      const run = await cli([`examples/captures/${HAR}`, "--json"]);
+      expect(run.code).toBe(1);
+      const lines = run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      const summary = lines.pop();
+      const streams = entries().filter((e) => e.response.content.mimeType === "text/event-stream");
+      expect(lines.map((r) => r.input)).toEqual(
+        streams.map(
+          (e) =>
+            `examples/captures/${HAR}: ${e.request.method} ${e.request.url} ${e.startedDateTime}`,
+        ),
+      );
+      expect(lines[0]).toMatchObject({ valid: true, counts: { events: 43 } });
+      const at = messageStart(read("owner-mismatch.sse"), 7);
+      expect(lines[1]).toMatchObject({
+        valid: false,
+        error: { code: "OWNER_MISMATCH", index: 7, line: at.line, offset: at.offset },
+      });
+      expect(summary.summary).toMatchObject({
+        inputs: 2,
+        valid: 1,
+        invalid: 1,
+        skippedHarEntries: 2,
+      });
     },
   );
 });
