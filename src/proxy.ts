@@ -162,11 +162,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
         this.#violation(controller, error, this.#decoder.safe);
         return;
       }
-      const out = this.#take(this.#decoder.safe);
-      if (out !== undefined) {
-        controller.enqueue(out);
-        return;
-      }
+      if (this.#release(controller, this.#decoder.safe)) return;
     }
   }
 
@@ -197,8 +193,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
       return;
     }
     this.#finished = true;
-    const out = this.#take(upTo);
-    if (out !== undefined) controller.enqueue(out);
+    this.#release(controller, upTo);
     controller.close();
   }
 
@@ -209,32 +204,30 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     upTo: number,
   ): void {
     this.#upstream?.cancel(error).catch(() => {});
-    const out = this.#take(upTo);
+    const released = this.#release(controller, upTo);
     if (this.#runError && isVerifyError(error)) {
-      this.#closeWithRunError(controller, out, error.message, error.code);
+      this.#closeWithRunError(controller, error.message, error.code);
       return;
     }
-    this.#fail(controller, out, error);
+    this.#fail(controller, released, error);
   }
 
   #upstreamFailed(controller: ReadableStreamDefaultController<Uint8Array>, error: unknown): void {
     if (this.#finished) return;
     if (this.#runError && this.#runOpen) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#closeWithRunError(controller, undefined, message, "UPSTREAM_ERROR");
+      this.#closeWithRunError(controller, message, "UPSTREAM_ERROR");
       return;
     }
-    this.#fail(controller, undefined, error);
+    this.#fail(controller, false, error);
   }
 
   #closeWithRunError(
     controller: ReadableStreamDefaultController<Uint8Array>,
-    out: Uint8Array | undefined,
     message: string,
     code: string,
   ): void {
     this.#finished = true;
-    if (out !== undefined) controller.enqueue(out);
     if (this.#runOpen) {
       const event = JSON.stringify({ type: "RUN_ERROR", message, code });
       if (!this.#atLineStart) controller.enqueue(NEWLINE);
@@ -243,18 +236,18 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     controller.close();
   }
 
+  /** Errors the body, after the bytes just released (if any) are read. */
   #fail(
     controller: ReadableStreamDefaultController<Uint8Array>,
-    out: Uint8Array | undefined,
+    released: boolean,
     error: unknown,
   ): void {
-    if (out === undefined) {
+    if (!released) {
       this.#finished = true;
       controller.error(error);
       return;
     }
     // Erroring now would discard the released bytes before the reader has them.
-    controller.enqueue(out);
     this.#failure = { error };
   }
 
@@ -267,39 +260,34 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     return undefined;
   }
 
-  /** The held bytes before offset `upTo`, as one array (line ends converted with `lf`). */
-  #take(upTo: number): Uint8Array | undefined {
-    const size = upTo - this.#released;
-    if (size <= 0) return undefined;
+  /**
+   * Enqueues the held bytes before offset `upTo` (line ends converted with `lf`), as views of
+   * the upstream's chunks: copying them into one array costs more than a second enqueue.
+   * Returns whether anything was enqueued.
+   */
+  #release(controller: ReadableStreamDefaultController<Uint8Array>, upTo: number): boolean {
+    let size = upTo - this.#released;
+    if (size <= 0) return false;
     this.#released = upTo;
     const held = this.#held;
-    const first = held[0];
-    let out: Uint8Array;
-    if (first !== undefined && first.length >= size) {
-      out = first.subarray(0, size);
-      if (first.length === size) held.shift();
-      else held[0] = first.subarray(size);
-    } else {
-      out = new Uint8Array(size);
-      let at = 0;
-      let used = 0;
-      for (const bytes of held) {
-        const n = Math.min(bytes.length, size - at);
-        out.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
-        at += n;
-        if (n < bytes.length) {
-          held[used] = bytes.subarray(n);
-          break;
-        }
+    let used = 0;
+    let last: Uint8Array | undefined;
+    for (const bytes of held) {
+      if (bytes.length > size) {
+        held[used] = bytes.subarray(size);
+        last = bytes.subarray(0, size);
+      } else {
         used++;
-        if (at === size) break;
+        last = bytes;
       }
-      held.splice(0, used);
+      size -= last.length;
+      controller.enqueue(this.#lf ? this.#toLf(last) : last);
+      if (size === 0) break;
     }
-    if (this.#lf) out = this.#toLf(out);
-    const last = out[out.length - 1];
-    this.#atLineStart = last === LF || last === CR;
-    return out;
+    held.splice(0, used);
+    const end = last?.[last.length - 1];
+    this.#atLineStart = end === LF || end === CR;
+    return true;
   }
 
   /** `bytes` with each CR and CRLF written as LF, across calls. */
@@ -307,19 +295,19 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     const skipLF = this.#afterCR && bytes[0] === LF;
     this.#afterCR = bytes[bytes.length - 1] === CR;
     let cr = bytes.indexOf(CR);
-    if (cr === -1 && !skipLF) return bytes;
-    const out = new Uint8Array(bytes.length);
-    let from = skipLF ? 1 : 0;
-    let at = 0;
+    if (cr === -1) return skipLF ? bytes.subarray(1) : bytes;
+    // A copy, compacted in place: the upstream's chunks are not ours to change.
+    const out = bytes.slice(skipLF ? 1 : 0);
+    if (skipLF) cr--;
+    let at = cr;
     while (cr !== -1) {
-      out.set(bytes.subarray(from, cr), at);
-      at += cr - from;
       out[at++] = LF;
-      from = bytes[cr + 1] === LF ? cr + 2 : cr + 1;
-      cr = bytes.indexOf(CR, from);
+      const from = out[cr + 1] === LF ? cr + 2 : cr + 1;
+      cr = out.indexOf(CR, from);
+      const to = cr === -1 ? out.length : cr;
+      out.copyWithin(at, from, to);
+      at += to - from;
     }
-    out.set(bytes.subarray(from), at);
-    at += bytes.length - from;
     return out.subarray(0, at);
   }
 }

@@ -616,86 +616,74 @@ function manualUpstream() {
   };
 }
 
-/**
- * Sends `chunk` while the reader waits, and tells what happened first: the reader got bytes
- * (what it got), or the proxy asked the upstream for more (it held `chunk` back).
- */
-async function afterSending(
-  upstream: ReturnType<typeof manualUpstream>,
-  read: Promise<ReadableStreamReadResult<Uint8Array>>,
-  chunk: string,
-): Promise<string> {
-  const pulled = upstream.nextPull();
-  upstream.send(chunk);
-  const first = await Promise.race([read.then((r) => (r.done ? "done" : r.value)), pulled]);
-  return typeof first === "string" ? first : `released ${JSON.stringify(text.decode(first))}`;
-}
-
 const message = (event: unknown) => `data: ${JSON.stringify(event)}\n\n`;
 const STARTED = message({ type: "RUN_STARTED", threadId: "t", runId: "r" });
 const MSG_START = message({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" });
 const FINISHED = message({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
-const released = (s: string) => `released ${JSON.stringify(s)}`;
 
 type Upstream = ReturnType<typeof manualUpstream>;
 
 /**
- * A read of the proxy's body, once the proxy waits on the upstream for it. (Wrapped: an
- * async function cannot return a pending promise unawaited.)
+ * The proxy's body, read without pause into `text`. `settle(chunk)` sends a chunk and
+ * resolves once the proxy asks the upstream for more: by then everything it released from
+ * the chunk has been read.
  */
-async function readNext(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  upstream: Upstream,
-): Promise<{ read: Promise<ReadableStreamReadResult<Uint8Array>> }> {
-  const pulled = upstream.nextPull();
-  const read = reader.read();
-  await pulled;
-  return { read };
-}
-
-function proxyReader(upstream: Upstream, options?: VerifyResponseOptions) {
+function pumped(upstream: Upstream, options?: VerifyResponseOptions) {
   const body = verifyResponse(new Response(upstream.body, { headers: SSE }), options).body;
   if (body === null) throw new Error("no body");
-  return body.getReader();
+  const reader = body.getReader();
+  const state = { text: "", reader };
+  const done = (async () => {
+    for (;;) {
+      const result = await reader.read();
+      if (result.done) return;
+      state.text += text.decode(result.value);
+    }
+  })();
+  return {
+    state,
+    done,
+    async settle(chunk: string): Promise<string> {
+      const pulled = upstream.nextPull();
+      upstream.send(chunk);
+      await pulled;
+      return state.text;
+    },
+  };
 }
 
 describe("verifyResponse: when bytes are released", () => {
   it("a heartbeat reaches the client while the agent is silent; a partial message never", async () => {
     const upstream = manualUpstream();
-    const reader = proxyReader(upstream);
-    let { read } = await readNext(reader, upstream);
-    expect(await afterSending(upstream, read, STARTED)).toBe(released(STARTED));
-
-    ({ read } = await readNext(reader, upstream));
-    expect(await afterSending(upstream, read, ": ping\n")).toBe(released(": ping\n"));
-    ({ read } = await readNext(reader, upstream));
-    expect(await afterSending(upstream, read, ":\r\n\r\n")).toBe(released(":\r\n\r\n"));
-
-    ({ read } = await readNext(reader, upstream));
-    expect(await afterSending(upstream, read, MSG_START.slice(0, 20))).toBe("pulled");
+    const proxy = pumped(upstream);
+    expect(await proxy.settle(STARTED)).toBe(STARTED);
+    expect(await proxy.settle(": ping\n")).toBe(`${STARTED}: ping\n`);
+    const before = `${STARTED}: ping\n:\r\n\r\n`;
+    expect(await proxy.settle(":\r\n\r\n")).toBe(before);
+    expect(await proxy.settle(MSG_START.slice(0, 20))).toBe(before);
     // A whole field line, then a comment inside the message: still no message to release.
-    expect(await afterSending(upstream, read, MSG_START.slice(20, -1))).toBe("pulled");
-    expect(await afterSending(upstream, read, ": inside\n")).toBe("pulled");
+    expect(await proxy.settle(MSG_START.slice(20, -1))).toBe(before);
+    expect(await proxy.settle(": inside\n")).toBe(before);
     // The blank line completes it: released with the comment inside it, then a heartbeat.
-    expect(await afterSending(upstream, read, "\n: ping\n")).toBe(
-      released(`${MSG_START.slice(0, -1)}: inside\n\n: ping\n`),
+    expect(await proxy.settle("\n: ping\n")).toBe(
+      `${before}${MSG_START.slice(0, -1)}: inside\n\n: ping\n`,
     );
-    await reader.cancel("done");
+    await proxy.state.reader.cancel("done");
+    await proxy.done;
   });
 
   it("a message is not released before it is verified, nor after it failed", async () => {
     const upstream = manualUpstream();
-    const reader = proxyReader(upstream);
-    let { read } = await readNext(reader, upstream);
-    expect(await afterSending(upstream, read, STARTED + FINISHED.slice(0, -1))).toBe(
-      released(STARTED),
-    );
+    const proxy = pumped(upstream);
+    expect(await proxy.settle(STARTED + FINISHED.slice(0, -1))).toBe(STARTED);
     // Its blank line completes RUN_FINISHED; a second RUN_STARTED in the same chunk breaks
     // rule 2, and none of its bytes come out.
-    ({ read } = await readNext(reader, upstream));
     upstream.send(`\n${STARTED}`);
-    expect(text.decode((await read).value)).toBe(FINISHED);
-    const error: unknown = await reader.read().catch((e: unknown) => e);
+    const error = await proxy.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(proxy.state.text).toBe(STARTED + FINISHED);
     expect(isVerifyError(error) && error.code).toBe("EVENT_AFTER_RUN_CLOSED");
     expect(upstream.state.cancelled).toBe(true);
     expect(upstream.state.reason).toBe(error);
@@ -703,12 +691,10 @@ describe("verifyResponse: when bytes are released", () => {
 
   it("cancelling the body cancels the upstream with the same reason", async () => {
     const upstream = manualUpstream();
-    const reader = proxyReader(upstream);
-    const { read } = await readNext(reader, upstream);
-    expect(await afterSending(upstream, read, STARTED)).toBe(released(STARTED));
-    const { read: pending } = await readNext(reader, upstream);
-    await reader.cancel("client went away");
-    expect(await pending).toEqual({ done: true, value: undefined });
+    const proxy = pumped(upstream);
+    expect(await proxy.settle(STARTED)).toBe(STARTED);
+    await proxy.state.reader.cancel("client went away");
+    await proxy.done;
     expect(upstream.state).toEqual({ cancelled: true, reason: "client went away" });
   });
 });

@@ -1,0 +1,387 @@
+/**
+ * Proxy benchmark (SPEC §16): consuming `verifyResponse(upstream).body` against the unverified
+ * floor, in one process, over the SAME pre-built byte chunks:
+ *
+ * (a) floor: `body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())`
+ *     and `JSON.parse(event.data)` in the reading loop; decoding only, nothing verified.
+ * (p) `verifyResponse(new Response(body)).body` from ../dist/index.js, read to its end
+ *     (`lineEnds: "keep"`, the default: the upstream's own bytes).
+ * (l) the same with `lineEnds: "lf"` (what `verifyingFetch` uses by default).
+ *
+ * Inputs: the chat, tool and agentic runs of bench/runs.mjs, written as `data: <json>\n\n`,
+ * and a "mixed" one: the agentic run written with CRLF line ends, a `: ping` heartbeat, an
+ * `id:` and an `event:` line before every event. Each is cut into chunks of log-uniform
+ * sizes from 1 B to 64 KiB (a seeded PRNG; cuts fall anywhere, also inside characters).
+ * Every pass reads a fresh pull-based body that enqueues one chunk per pull. Before timing,
+ * (a) must read every event, (p) and (l) must pass every byte through (converted for lf),
+ * and (p) must cut a corrupted copy short; otherwise the script exits 1. Ratios are printed,
+ * never asserted (target: (p) >= 1.5x the floor's speed).
+ *
+ * Then a memory check: a long run streams through (p) from a GENERATING source (one encoded
+ * segment replayed, its message and tool-call ids re-opened each time, never held whole),
+ * sampling the heap after a forced GC every 100k events.
+ *
+ * Run with `npm run bench` (builds first), or `node bench/proxy.bench.mjs` after a build.
+ * Options: --events=N (default 50000), --rounds=N (default 5), --budget=S (seconds of timed
+ * rounds per input, default 6), --only=chat|tool|agentic|mixed, --memory-events=N (default
+ * 1000000), --no-memory, --verbose, --quick (20000 events, 3 rounds, 2 s, 200k memory events).
+ */
+import os from "node:os";
+import { EventSourceParserStream } from "eventsource-parser/stream";
+import { exposeGc } from "./gc.mjs";
+import { agenticRun, chatRun, corrupted, createRng, toolRun } from "./runs.mjs";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, "").split("=");
+    return [k, v ?? "true"];
+  }),
+);
+const QUICK = args.quick === "true";
+const N_EVENTS = Number(args.events ?? (QUICK ? 20_000 : 50_000));
+const ROUNDS = Number(args.rounds ?? (QUICK ? 3 : 5));
+const BUDGET_MS = Number(args.budget ?? (QUICK ? 2 : 6)) * 1000;
+const MEMORY_EVENTS = Number(args["memory-events"] ?? (QUICK ? 200_000 : 1_000_000));
+const MEMORY = args["no-memory"] !== "true";
+const MEMORY_EVERY = 100_000;
+const WARMUP_PASSES = 3;
+const WARMUP_MS = 1500;
+const MAX_CHUNK = 64 * 1024;
+
+if (!(N_EVENTS > 0) || !(ROUNDS > 0)) fail("bad --events or --rounds");
+if (MEMORY && !(MEMORY_EVENTS >= 2 * MEMORY_EVERY)) fail("--memory-events must be >= 200000");
+
+let dist;
+try {
+  dist = await import("../dist/index.js");
+} catch (err) {
+  fail(`cannot import ../dist/index.js (run \`npm run build\` first): ${err?.message ?? err}`);
+}
+const { verifyResponse } = dist;
+if (typeof verifyResponse !== "function") fail("dist/index.js does not export verifyResponse");
+
+const gc = exposeGc();
+
+function fail(message) {
+  console.error(`\nBENCH ABORTED: ${message}\n`);
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs
+
+const encoder = new TextEncoder();
+const plain = (event) => `data: ${JSON.stringify(event)}\n\n`;
+/** A heartbeat, an id and an event name before every event, CRLF line ends. */
+const mixed = (event, i) =>
+  `: ping\r\nid: ${i}\r\nevent: agui\r\ndata: ${JSON.stringify(event)}\r\n\r\n`;
+const encode = (events, write) => encoder.encode(events.map(write).join(""));
+
+/** Views of `bytes` in chunks of log-uniform sizes, 1 B to 64 KiB. */
+function logUniformChunks(bytes, seed) {
+  const rng = createRng(seed);
+  const chunks = [];
+  for (let at = 0; at < bytes.length; ) {
+    const size = Math.floor(Math.exp(rng.next() * Math.log(MAX_CHUNK + 1)));
+    chunks.push(bytes.subarray(at, Math.min(bytes.length, at + Math.max(1, size))));
+    at += Math.max(1, size);
+  }
+  return chunks;
+}
+
+/** A fresh pull-based body over pre-built chunks: one chunk per pull, then close. */
+function bodyOf(chunks) {
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      controller.enqueue(chunks[i++]);
+      if (i === chunks.length) controller.close();
+    },
+  });
+}
+
+function lfOnly(bytes) {
+  return encoder.encode(new TextDecoder().decode(bytes).replace(/\r\n?/g, "\n"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The pipelines. (a) resolves to the number of events read; (p) and (l) to the bytes read.
+
+async function floor(body) {
+  const reader = body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return n;
+    if (typeof JSON.parse(value.data).type === "string") n++;
+  }
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream" };
+
+async function proxied(body, options) {
+  const response = verifyResponse(new Response(body, { headers: SSE_HEADERS }), options);
+  const reader = response.body.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return bytes;
+    bytes += value.length;
+  }
+}
+
+const PIPELINES = [
+  { key: "a", label: "(a) floor: decode+parse", run: floor },
+  { key: "p", label: "(p) verifyResponse", run: (body) => proxied(body, {}) },
+  { key: "l", label: '(l) lineEnds "lf"', run: (body) => proxied(body, { lineEnds: "lf" }) },
+];
+
+async function time(run, chunks, expected) {
+  const t0 = performance.now();
+  const got = await run(bodyOf(chunks));
+  const ms = performance.now() - t0;
+  if (got !== expected) fail(`a timed pass read ${got}, expected ${expected}`);
+  return ms;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// ---------------------------------------------------------------------------------------
+// Formatting
+
+const fmtInt = (n) => n.toLocaleString("en-US");
+const fmtRate = (evPerSec) =>
+  evPerSec >= 1e6 ? `${(evPerSec / 1e6).toFixed(2)}M` : `${(evPerSec / 1e3).toFixed(0)}k`;
+const fmtMiB = (b) => `${b < 0 ? "-" : "+"}${(Math.abs(b) / 1024 / 1024).toFixed(2)} MiB`;
+
+function printTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i > 0 && /^[\d.+-]/.test(c) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  console.log(line(header));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const row of rows) console.log(line(row));
+}
+
+// ---------------------------------------------------------------------------------------
+// Throughput
+
+const RUNS = {
+  chat: () => ({ events: chatRun(N_EVENTS), write: plain }),
+  tool: () => ({ events: toolRun(N_EVENTS), write: plain }),
+  agentic: () => ({ events: agenticRun(N_EVENTS), write: plain }),
+  mixed: () => ({ events: agenticRun(N_EVENTS), write: mixed }),
+};
+const selected = args.only ? [args.only] : Object.keys(RUNS);
+for (const name of selected) if (!RUNS[name]) fail(`unknown run "${name}"`);
+
+console.log(
+  `ag-ui-verify proxy bench — node ${process.version}, ${os.platform()} ${os.arch()}, ` +
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), gc ${gc ? "exposed" : "unavailable"}`,
+);
+console.log(
+  `SSE bytes → consumer; ${selected.length} run(s) of >= ${fmtInt(N_EVENTS)} events; chunks of ` +
+    `log-uniform sizes 1 B–64 KiB; warm-up, then up to ${ROUNDS} alternating rounds (as many as ` +
+    `fit ${BUDGET_MS / 1000} s per input; column n); median per pass; MB = 10^6 bytes\n`,
+);
+
+const started = performance.now();
+const rows = [];
+const ratios = { p: [], l: [] };
+for (const name of selected) {
+  const { events, write } = RUNS[name]();
+  const n = events.length;
+  const bytes = encode(events, write);
+  const chunks = logUniformChunks(bytes, 0x5eed);
+  const expected = { a: n, p: bytes.length, l: lfOnly(bytes).length };
+
+  // Guard against timing a no-op: the proxy must cut a corrupted copy short.
+  const bad = corrupted(events);
+  if (bad) {
+    const badBytes = encode(bad, write);
+    const got = await proxied(bodyOf(logUniformChunks(badBytes, 1)), {}).catch(() => -1);
+    if (got === badBytes.length) fail(`(p) passed a corrupted "${name}" run through whole`);
+  }
+
+  let roundMs = 0;
+  for (const p of PIPELINES) {
+    const t0 = performance.now();
+    const got = await p.run(bodyOf(chunks)).catch((err) => `${err?.code ?? err}`);
+    roundMs += performance.now() - t0;
+    if (got !== expected[p.key]) {
+      fail(`${p.label} read ${got}, expected ${expected[p.key]} ("${name}")`);
+    }
+  }
+  for (let w = 1; w < WARMUP_PASSES && roundMs < WARMUP_MS; w++) {
+    roundMs = 0;
+    for (const p of PIPELINES) roundMs += await time(p.run, chunks, expected[p.key]);
+  }
+  let rounds = Math.max(1, Math.min(ROUNDS, Math.floor(BUDGET_MS / roundMs)));
+  if (rounds % 2 === 0) rounds--;
+
+  const samples = { a: [], p: [], l: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < PIPELINES.length; k++) {
+      const p = PIPELINES[(r + k) % PIPELINES.length];
+      samples[p.key].push(await time(p.run, chunks, expected[p.key]));
+    }
+  }
+  if (args.verbose) {
+    const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(" ");
+    console.log(
+      `${name} samples (ms) a: ${fmt(samples.a)} | p: ${fmt(samples.p)} | l: ${fmt(samples.l)}`,
+    );
+  }
+  const ms = { a: median(samples.a), p: median(samples.p), l: median(samples.l) };
+  const cell = (k) =>
+    `${fmtRate(n / (ms[k] / 1000))} ev/s ${(bytes.length / 1e3 / ms[k]).toFixed(0).padStart(4)} MB/s`;
+  ratios.p.push(ms.a / ms.p);
+  ratios.l.push(ms.a / ms.l);
+  rows.push([
+    name,
+    fmtInt(n),
+    (bytes.length / 1e6).toFixed(1),
+    fmtInt(chunks.length),
+    String(rounds),
+    cell("a"),
+    cell("p"),
+    cell("l"),
+    `${(ms.a / ms.p).toFixed(2)}x`,
+    `${(ms.a / ms.l).toFixed(2)}x`,
+  ]);
+}
+if (args.verbose) console.log("");
+
+printTable(
+  [
+    "run",
+    "events",
+    "MB",
+    "chunks",
+    "n",
+    PIPELINES[0].label,
+    PIPELINES[1].label,
+    PIPELINES[2].label,
+    "p/a",
+    "l/a",
+  ],
+  rows,
+);
+const range = (xs) => `${Math.min(...xs).toFixed(2)}x–${Math.max(...xs).toFixed(2)}x`;
+console.log(
+  `\nspeed of (p) vs the floor (a): ${range(ratios.p)} (target >= 1.5x); (l): ${range(ratios.l)}`,
+);
+console.log(`throughput section ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+// ---------------------------------------------------------------------------------------
+// Memory: one encoded segment, replayed, through (p), read and discarded.
+
+/**
+ * A body of one run of at least `total` events: RUN_STARTED, then the inside of `segment`
+ * (a complete run's events, closed, so its ids can open again) over and over, then
+ * RUN_FINISHED; each copy cut into the same log-uniform chunks.
+ */
+function replayingBody(segment, write, total) {
+  const inside = encode(segment.slice(1, -1), write);
+  const pieces = logUniformChunks(inside, 7);
+  const head = encode([segment[0]], write);
+  const tail = encode([segment[segment.length - 1]], write);
+  const copies = Math.ceil((total - 2) / (segment.length - 2));
+  let copy = -1;
+  let i = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      if (copy === -1) {
+        controller.enqueue(head);
+        copy = 0;
+      } else if (copy === copies) {
+        controller.enqueue(tail);
+        controller.close();
+      } else {
+        controller.enqueue(pieces[i++]);
+        if (i === pieces.length) {
+          i = 0;
+          copy++;
+        }
+      }
+    },
+  });
+  return { body, events: 2 + copies * (segment.length - 2) };
+}
+
+const settledHeap = async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+async function memoryRun(segment, write) {
+  const { body, events } = replayingBody(segment, write, MEMORY_EVENTS);
+  const eventBytes = encode(segment.slice(1, -1), write).length / (segment.length - 2);
+  const reader = verifyResponse(new Response(body, { headers: SSE_HEADERS })).body.getReader();
+  const samples = [await settledHeap()];
+  let bytes = 0;
+  let next = MEMORY_EVERY * eventBytes;
+  for (;;) {
+    let result;
+    try {
+      result = await reader.read();
+    } catch (err) {
+      fail(`the memory run errored after ${fmtInt(bytes)} bytes: ${err?.code} ${err?.message}`);
+    }
+    if (result.done) break;
+    bytes += result.value.length;
+    // About every MEMORY_EVERY events (events are counted by their average size).
+    if (bytes >= next) {
+      samples.push(await settledHeap());
+      next += MEMORY_EVERY * eventBytes;
+    }
+  }
+  return { events, bytes, samples };
+}
+
+const MEMORY_RUNS = [
+  { name: "chat, LF", segment: () => chatRun(5_000), write: plain },
+  { name: "tool, mixed framing", segment: () => toolRun(5_000), write: mixed },
+];
+
+if (MEMORY && !gc) console.log("\nmemory: skipped (no way to force a GC in this runtime)");
+if (MEMORY && gc) {
+  const memStarted = performance.now();
+  console.log(
+    `\nmemory: >= ${fmtInt(MEMORY_EVENTS)} events through verifyResponse from a generating ` +
+      "source (a 5,000-event segment replayed, its ids re-opened), read and discarded;\n" +
+      `heapUsed after a forced GC, in MiB, before the first read and about every ` +
+      `${fmtInt(MEMORY_EVERY)} events; growth from the first sample after reading to the end`,
+  );
+  const memRows = [];
+  for (const { name, segment, write } of MEMORY_RUNS) {
+    const { events, bytes, samples } = await memoryRun(segment(), write);
+    const growth = samples[samples.length - 1] - samples[1];
+    console.log(
+      `\n${name}: ${fmtInt(events)} events, ${(bytes / 1e6).toFixed(0)} MB\n` +
+        `  heap  ${samples.map((b) => (b / 1024 / 1024).toFixed(1)).join(" ")}`,
+    );
+    memRows.push([
+      name,
+      fmtInt(events),
+      fmtMiB(growth),
+      `${(growth / (events - MEMORY_EVERY)).toFixed(3)} B`,
+    ]);
+  }
+  console.log("");
+  printTable(["run", "events", "heap growth", "per event"], memRows);
+  console.log(`memory section ${((performance.now() - memStarted) / 1000).toFixed(1)} s`);
+}
+console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
