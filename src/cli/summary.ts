@@ -135,7 +135,7 @@ export class Summary {
       if (this.unreadable > PROBLEMS)
         lines.push(`  … and ${count(this.unreadable - PROBLEMS)} more`);
     }
-    if (this.#largest.length > 1) {
+    if (this.inputs > LARGEST) {
       lines.push("", s.bold("Largest inputs"));
       const width = Math.max(...this.#largest.map(({ bytes }) => formatBytes(bytes).length));
       for (const { input, bytes } of this.#largest) {
