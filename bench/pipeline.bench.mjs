@@ -37,7 +37,7 @@ import {
   transformHttpEventStream,
   verifyEvents,
 } from "@ag-ui/client";
-import { EventSourceParserStream } from "eventsource-parser/stream";
+import { bodyOf, floor } from "./floor.mjs";
 import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
@@ -98,34 +98,9 @@ function chunksOf(bytes, size) {
   return chunks;
 }
 
-/** A fresh pull-based body over pre-built chunks: one chunk per pull, then close. */
-function bodyOf(chunks) {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      controller.enqueue(chunks[i++]);
-      if (i === chunks.length) controller.close();
-    },
-  });
-}
-
 // ---------------------------------------------------------------------------------------
 // The three pipelines. Each consumes one body and resolves to the number of events read
 // (values with a string `type`: every loop touches what it counts).
-
-/** (a) decode + SSE-parse + JSON.parse, nothing verified. */
-async function floor(body) {
-  const reader = body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return n;
-    if (typeof JSON.parse(value.data).type === "string") n++;
-  }
-}
 
 const SSE_HEADERS = { "content-type": "text/event-stream" };
 

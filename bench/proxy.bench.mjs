@@ -27,45 +27,45 @@
  * 1000000), --no-memory, --verbose, --quick (20000 events, 3 rounds, 2 s, 200k memory events).
  */
 import os from "node:os";
-import { EventSourceParserStream } from "eventsource-parser/stream";
+import { parseArgs } from "node:util";
+import { bodyOf, floor } from "./floor.mjs";
 import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, createRng, toolRun } from "./runs.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, "").split("=");
-    return [k, v ?? "true"];
-  }),
-);
-const QUICK = args.quick === "true";
-const N_EVENTS = Number(args.events ?? (QUICK ? 20_000 : 50_000));
-const ROUNDS = Number(args.rounds ?? (QUICK ? 3 : 5));
-const BUDGET_MS = Number(args.budget ?? (QUICK ? 2 : 6)) * 1000;
-const MEMORY_EVENTS = Number(args["memory-events"] ?? (QUICK ? 200_000 : 1_000_000));
-const MEMORY = args["no-memory"] !== "true";
+const { values: flags } = parseArgs({
+  options: {
+    events: { type: "string", default: "50000" },
+    rounds: { type: "string", default: "5" },
+    budget: { type: "string", default: "6" },
+    only: { type: "string" },
+    "memory-events": { type: "string", default: "1000000" },
+    "no-memory": { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
+  },
+});
+const QUICK = flags.quick;
+const N_EVENTS = QUICK ? 20_000 : Number(flags.events);
+const ROUNDS = QUICK ? 3 : Number(flags.rounds);
+const BUDGET_MS = (QUICK ? 2 : Number(flags.budget)) * 1000;
+const MEMORY_EVENTS = QUICK ? 200_000 : Number(flags["memory-events"]);
+const MEMORY = !flags["no-memory"];
 const MEMORY_EVERY = 100_000;
 const WARMUP_PASSES = 3;
 const WARMUP_MS = 1500;
 const MAX_CHUNK = 64 * 1024;
 
-if (!(N_EVENTS > 0) || !(ROUNDS > 0)) fail("bad --events or --rounds");
-if (MEMORY && !(MEMORY_EVENTS >= 2 * MEMORY_EVERY)) fail("--memory-events must be >= 200000");
-
-let dist;
-try {
-  dist = await import("../dist/index.js");
-} catch (err) {
-  fail(`cannot import ../dist/index.js (run \`npm run build\` first): ${err?.message ?? err}`);
-}
-const { verifyResponse } = dist;
-if (typeof verifyResponse !== "function") fail("dist/index.js does not export verifyResponse");
-
-const gc = exposeGc();
-
-function fail(message) {
+const stop = (message) => {
   console.error(`\nBENCH ABORTED: ${message}\n`);
   process.exit(1);
-}
+};
+if (!(N_EVENTS > 0) || !(ROUNDS > 0)) stop("bad --events or --rounds");
+if (MEMORY && !(MEMORY_EVENTS >= 2 * MEMORY_EVERY)) stop("--memory-events must be >= 200000");
+
+const { verifyResponse } = await import("../dist/index.js").catch((err) =>
+  stop(`cannot import ../dist/index.js (run \`npx tsup\` first): ${err?.message ?? err}`),
+);
+const gc = exposeGc();
 
 // ---------------------------------------------------------------------------------------
 // Inputs
@@ -89,36 +89,12 @@ function logUniformChunks(bytes, seed) {
   return chunks;
 }
 
-/** A fresh pull-based body over pre-built chunks: one chunk per pull, then close. */
-function bodyOf(chunks) {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      controller.enqueue(chunks[i++]);
-      if (i === chunks.length) controller.close();
-    },
-  });
-}
-
 function lfOnly(bytes) {
   return encoder.encode(new TextDecoder().decode(bytes).replace(/\r\n?/g, "\n"));
 }
 
 // ---------------------------------------------------------------------------------------
 // The pipelines. (a) resolves to the number of events read; (p) and (l) to the bytes read.
-
-async function floor(body) {
-  const reader = body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return n;
-    if (typeof JSON.parse(value.data).type === "string") n++;
-  }
-}
 
 const SSE_HEADERS = { "content-type": "text/event-stream" };
 
@@ -143,34 +119,35 @@ async function time(run, chunks, expected) {
   const t0 = performance.now();
   const got = await run(bodyOf(chunks));
   const ms = performance.now() - t0;
-  if (got !== expected) fail(`a timed pass read ${got}, expected ${expected}`);
+  if (got !== expected) stop(`a timed pass read ${got}, expected ${expected}`);
   return ms;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+/** The middle sample (the rounds are odd in number). */
+const middle = (xs) => xs.toSorted((a, b) => a - b)[xs.length >> 1];
 
 // ---------------------------------------------------------------------------------------
 // Formatting
 
-const fmtInt = (n) => n.toLocaleString("en-US");
-const fmtRate = (evPerSec) =>
-  evPerSec >= 1e6 ? `${(evPerSec / 1e6).toFixed(2)}M` : `${(evPerSec / 1e3).toFixed(0)}k`;
-const fmtMiB = (b) => `${b < 0 ? "-" : "+"}${(Math.abs(b) / 1024 / 1024).toFixed(2)} MiB`;
+const int = new Intl.NumberFormat("en-US");
+const rate = (perSecond) => `${int.format(Math.round(perSecond / 1000))}k`;
+const mib = (bytes) => `${bytes < 0 ? "-" : "+"}${(Math.abs(bytes) / 2 ** 20).toFixed(2)} MiB`;
 
-function printTable(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) =>
-    cells
-      .map((c, i) => (i > 0 && /^[\d.+-]/.test(c) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
-  for (const row of rows) console.log(line(row));
+/** Prints rows under a header, each column as wide as its widest cell; numbers right-aligned. */
+function printColumns(header, rows) {
+  const width = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const print = (row) =>
+    console.log(
+      row
+        .map((cell, c) =>
+          c > 0 && /^[\d.+-]/.test(cell) ? cell.padStart(width[c]) : cell.padEnd(width[c]),
+        )
+        .join("  ")
+        .trimEnd(),
+    );
+  print(header);
+  console.log(width.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) print(row);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,15 +159,15 @@ const RUNS = {
   agentic: () => ({ events: agenticRun(N_EVENTS), write: plain }),
   mixed: () => ({ events: agenticRun(N_EVENTS), write: mixed }),
 };
-const selected = args.only ? [args.only] : Object.keys(RUNS);
-for (const name of selected) if (!RUNS[name]) fail(`unknown run "${name}"`);
+const selected = flags.only ? [flags.only] : Object.keys(RUNS);
+for (const name of selected) if (!RUNS[name]) stop(`unknown run "${name}"`);
 
 console.log(
   `ag-ui-verify proxy bench — node ${process.version}, ${os.platform()} ${os.arch()}, ` +
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), gc ${gc ? "exposed" : "unavailable"}`,
 );
 console.log(
-  `SSE bytes → consumer; ${selected.length} run(s) of >= ${fmtInt(N_EVENTS)} events; chunks of ` +
+  `SSE bytes → consumer; ${selected.length} run(s) of >= ${int.format(N_EVENTS)} events; chunks of ` +
     `log-uniform sizes 1 B–64 KiB; warm-up, then up to ${ROUNDS} alternating rounds (as many as ` +
     `fit ${BUDGET_MS / 1000} s per input; column n); median per pass; MB = 10^6 bytes\n`,
 );
@@ -210,7 +187,7 @@ for (const name of selected) {
   if (bad) {
     const badBytes = encode(bad, write);
     const got = await proxied(bodyOf(logUniformChunks(badBytes, 1)), {}).catch(() => -1);
-    if (got === badBytes.length) fail(`(p) passed a corrupted "${name}" run through whole`);
+    if (got === badBytes.length) stop(`(p) passed a corrupted "${name}" run through whole`);
   }
 
   let roundMs = 0;
@@ -219,7 +196,7 @@ for (const name of selected) {
     const got = await p.run(bodyOf(chunks)).catch((err) => `${err?.code ?? err}`);
     roundMs += performance.now() - t0;
     if (got !== expected[p.key]) {
-      fail(`${p.label} read ${got}, expected ${expected[p.key]} ("${name}")`);
+      stop(`${p.label} read ${got}, expected ${expected[p.key]} ("${name}")`);
     }
   }
   for (let w = 1; w < WARMUP_PASSES && roundMs < WARMUP_MS; w++) {
@@ -229,54 +206,38 @@ for (const name of selected) {
   let rounds = Math.max(1, Math.min(ROUNDS, Math.floor(BUDGET_MS / roundMs)));
   if (rounds % 2 === 0) rounds--;
 
-  const samples = { a: [], p: [], l: [] };
+  const samples = Object.fromEntries(PIPELINES.map((p) => [p.key, []]));
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < PIPELINES.length; k++) {
       const p = PIPELINES[(r + k) % PIPELINES.length];
       samples[p.key].push(await time(p.run, chunks, expected[p.key]));
     }
   }
-  if (args.verbose) {
-    const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(" ");
-    console.log(
-      `${name} samples (ms) a: ${fmt(samples.a)} | p: ${fmt(samples.p)} | l: ${fmt(samples.l)}`,
+  if (flags.verbose) {
+    const all = PIPELINES.map(
+      (p) => `${p.key}: ${samples[p.key].map((x) => x.toFixed(1)).join(" ")}`,
     );
+    console.log(`${name} samples (ms) ${all.join(" | ")}`);
   }
-  const ms = { a: median(samples.a), p: median(samples.p), l: median(samples.l) };
-  const cell = (k) =>
-    `${fmtRate(n / (ms[k] / 1000))} ev/s ${(bytes.length / 1e3 / ms[k]).toFixed(0).padStart(4)} MB/s`;
+  const ms = Object.fromEntries(PIPELINES.map((p) => [p.key, middle(samples[p.key])]));
+  const speed = (k) =>
+    `${rate(n / (ms[k] / 1000))} ev/s ${(bytes.length / 1e3 / ms[k]).toFixed(0).padStart(4)} MB/s`;
   ratios.p.push(ms.a / ms.p);
   ratios.l.push(ms.a / ms.l);
+  const size = [int.format(n), (bytes.length / 1e6).toFixed(1), int.format(chunks.length)];
+  const ratio = (k) => `${(ms.a / ms[k]).toFixed(2)}x`;
   rows.push([
     name,
-    fmtInt(n),
-    (bytes.length / 1e6).toFixed(1),
-    fmtInt(chunks.length),
+    ...size,
     String(rounds),
-    cell("a"),
-    cell("p"),
-    cell("l"),
-    `${(ms.a / ms.p).toFixed(2)}x`,
-    `${(ms.a / ms.l).toFixed(2)}x`,
+    ...PIPELINES.map((p) => speed(p.key)),
+    ratio("p"),
+    ratio("l"),
   ]);
 }
-if (args.verbose) console.log("");
 
-printTable(
-  [
-    "run",
-    "events",
-    "MB",
-    "chunks",
-    "n",
-    PIPELINES[0].label,
-    PIPELINES[1].label,
-    PIPELINES[2].label,
-    "p/a",
-    "l/a",
-  ],
-  rows,
-);
+const labels = PIPELINES.map((p) => p.label);
+printColumns(["run", "events", "MB", "chunks", "n", ...labels, "p/a", "l/a"], rows);
 const range = (xs) => `${Math.min(...xs).toFixed(2)}x–${Math.max(...xs).toFixed(2)}x`;
 console.log(
   `\nspeed of (p) vs the floor (a): ${range(ratios.p)} (target >= 1.5x); (l): ${range(ratios.l)}`,
@@ -338,7 +299,7 @@ async function memoryRun(segment, write) {
     try {
       result = await reader.read();
     } catch (err) {
-      fail(`the memory run errored after ${fmtInt(bytes)} bytes: ${err?.code} ${err?.message}`);
+      stop(`the memory run errored after ${int.format(bytes)} bytes: ${err?.code} ${err?.message}`);
     }
     if (result.done) break;
     bytes += result.value.length;
@@ -360,28 +321,28 @@ if (MEMORY && !gc) console.log("\nmemory: skipped (no way to force a GC in this 
 if (MEMORY && gc) {
   const memStarted = performance.now();
   console.log(
-    `\nmemory: >= ${fmtInt(MEMORY_EVENTS)} events through verifyResponse from a generating ` +
+    `\nmemory: >= ${int.format(MEMORY_EVENTS)} events through verifyResponse from a generating ` +
       "source (a 5,000-event segment replayed, its ids re-opened), read and discarded;\n" +
       `heapUsed after a forced GC, in MiB, before the first read and about every ` +
-      `${fmtInt(MEMORY_EVERY)} events; growth from the first sample after reading to the end`,
+      `${int.format(MEMORY_EVERY)} events; growth from the first sample after reading to the end`,
   );
   const memRows = [];
   for (const { name, segment, write } of MEMORY_RUNS) {
     const { events, bytes, samples } = await memoryRun(segment(), write);
     const growth = samples[samples.length - 1] - samples[1];
     console.log(
-      `\n${name}: ${fmtInt(events)} events, ${(bytes / 1e6).toFixed(0)} MB\n` +
+      `\n${name}: ${int.format(events)} events, ${(bytes / 1e6).toFixed(0)} MB\n` +
         `  heap  ${samples.map((b) => (b / 1024 / 1024).toFixed(1)).join(" ")}`,
     );
     memRows.push([
       name,
-      fmtInt(events),
-      fmtMiB(growth),
+      int.format(events),
+      mib(growth),
       `${(growth / (events - MEMORY_EVERY)).toFixed(3)} B`,
     ]);
   }
   console.log("");
-  printTable(["run", "events", "heap growth", "per event"], memRows);
+  printColumns(["run", "events", "heap growth", "per event"], memRows);
   console.log(`memory section ${((performance.now() - memStarted) / 1000).toFixed(1)} s`);
 }
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
