@@ -3,9 +3,10 @@
 // @ag-ui/client 1.0.0 HttpAgent with `fetch: verifyingFetch()`. (The proxy's byte-level
 // properties are in test/proxy.test.ts.)
 
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { runInNewContext } from "node:vm";
 import { HttpAgent } from "@ag-ui/client";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   type AgUiEvent,
@@ -425,25 +426,30 @@ describe("runAgent: responses that are not event streams", () => {
   });
 
   it("isHttpError recognises an HttpError made by a copy of the library in another realm", async () => {
-    const bundle = await build({
-      entryPoints: [new URL("../../src/index.ts", import.meta.url).pathname],
-      bundle: true,
-      write: false,
-      format: "iife",
-      globalName: "lib",
-      platform: "neutral",
-    });
-    const code = `${bundle.outputFiles[0]?.text ?? ""}
-      new lib.HttpError("x", new Request("http://agent.test/"), new Response(null, { status: 500 }), "");`;
-    const globals = {
-      TransformStream,
-      ReadableStream,
-      TextDecoder,
-      TextEncoder,
+    // The CommonJS build (dist/index.cjs; npm test builds first), run in a fresh realm: its
+    // Error, and so its HttpError, are not this realm's.
+    const cjs = await readFile(new URL("../../dist/index.cjs", import.meta.url), "utf8");
+    const realm = {
       Request,
       Response,
+      Headers,
+      ReadableStream,
+      TransformStream,
+      TextDecoder,
+      TextEncoder,
     };
-    const foreign: unknown = runInNewContext(code, globals);
+    const load = runInNewContext(`(function (module, exports, require) {${cjs}\n})`, realm);
+    const copy: { exports: Record<string, unknown> } = { exports: {} };
+    load(copy, copy.exports, createRequire(import.meta.url));
+    const Foreign = copy.exports.HttpError;
+    if (typeof Foreign !== "function") throw new Error("dist/index.cjs has no HttpError");
+    const foreign: unknown = Reflect.construct(Foreign, [
+      "x",
+      new Request("http://agent.test/"),
+      new Response(null, { status: 500 }),
+      "",
+    ]);
+    expect(foreign instanceof Error).toBe(false);
     expect(foreign instanceof HttpError).toBe(false);
     expect(isHttpError(foreign)).toBe(true);
     expect(isHttpError(new Error("x"))).toBe(false);
