@@ -43,18 +43,24 @@ const BRAND = Symbol.for("ag-ui-verify.HttpError");
  * ```
  */
 export class HttpError extends Error {
+  /** Always `"HttpError"`. */
   override readonly name = "HttpError";
-  /** The request's method and URL. */
+  /** The request's method. */
   readonly method: string;
+  /** The request's URL. */
   readonly url: string;
+  /** The response's status. */
   readonly status: number;
+  /** The response's status text (often empty over HTTP/2). */
   readonly statusText: string;
+  /** The response's headers. */
   readonly headers: Headers;
   /** The first 1024 characters of the response body, when it could be read. */
   readonly body: string;
   /** The response itself. Its body has been read (the start of it, into `body`). */
   readonly response: Response;
 
+  /** Made by {@link runAgent}; `body` is the start of the response body. */
   constructor(message: string, request: Request, response: Response, body: string) {
     super(message);
     this.method = request.method;
