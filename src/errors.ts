@@ -13,6 +13,7 @@ const RULE_OF_CODE = {
   FIELD_MISSING: 0,
   FIELD_NULL: 0,
   FIELD_WRONG_TYPE: 0,
+  SCHEMA_MISMATCH: 0,
   EVENT_BEFORE_RUN_STARTED: 1,
   RUN_ALREADY_STARTED: 1,
   STREAM_ENDED_BEFORE_RUN_STARTED: 1,
@@ -135,7 +136,11 @@ export class VerifyError extends Error {
   readonly eventType: string | undefined;
   /** The offending value (an {@link SseDecodeFailure} for decode failures); undefined at end of input. */
   readonly event: unknown;
-  /** For `FIELD_*` codes, the path of the bad field (`input.messages[2].id`); otherwise undefined. */
+  /**
+   * For `FIELD_*` codes, the path of the bad field (`input.messages[2].id`); for
+   * `SCHEMA_MISMATCH`, the path of the schema's first issue, when it has one; otherwise
+   * undefined.
+   */
   readonly field: string | undefined;
 
   constructor(message: string, init: VerifyErrorInit) {

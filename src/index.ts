@@ -7,5 +7,11 @@ export { type FetchFunction, type VerifyingFetchOptions, verifyingFetch } from "
 export * from "./proxy.ts";
 export { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
 export * from "./verified-events.ts";
-export { Verifier, type VerifierOptions, validateRunOutcome, verifyAll } from "./verifier.ts";
+export {
+  type EventOf,
+  Verifier,
+  type VerifierOptions,
+  validateRunOutcome,
+  verifyAll,
+} from "./verifier.ts";
 export * from "./verifying-stream.ts";

@@ -3,9 +3,8 @@
  * @module
  */
 
-import { type AgUiEvent, isAgUiEvent } from "./events.ts";
 import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
-import { Verifier, type VerifierOptions } from "./verifier.ts";
+import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier.ts";
 
 /**
  * Decodes and verifies an SSE response body: the events of a valid run come out one by
@@ -18,7 +17,8 @@ import { Verifier, type VerifierOptions } from "./verifier.ts";
  * network chunk: each stream stage costs about as much per event as parsing its JSON.
  * It reads the body only when the reader asks for more, so a slow reader holds back at
  * most one network chunk's events; cancelling it cancels the body with the same reason;
- * a network error reaches the reader unchanged.
+ * a network error reaches the reader unchanged. With a `schema` option, the events are
+ * typed by the schema's output ({@link EventOf}); without, they are `AgUiEvent`s.
  *
  * @example
  * ```ts
@@ -28,24 +28,22 @@ import { Verifier, type VerifierOptions } from "./verifier.ts";
  * for (let r = await reader.read(); !r.done; r = await reader.read()) render(r.value);
  * ```
  */
-export function verifiedEvents(
-  body: ReadableStream<Uint8Array> | null,
-  options?: VerifierOptions & DecoderOptions,
-): ReadableStream<AgUiEvent> {
+export function verifiedEvents<
+  O extends VerifierOptions & DecoderOptions = VerifierOptions & DecoderOptions,
+>(body: ReadableStream<Uint8Array> | null, options?: O): ReadableStream<EventOf<O>> {
   const verifier = new Verifier(options);
   const source = body?.getReader();
-  let output: ReadableStreamDefaultController<AgUiEvent> | undefined;
+  let output: ReadableStreamDefaultController<EventOf<O>> | undefined;
   let delivered = 0;
   const decoder = new SseDecoder((value) => {
-    verifier.verify(value);
-    // Always true once verify() has returned; the guard only tells TypeScript so.
-    if (isAgUiEvent(value)) output?.enqueue(value);
+    // Always true once it returns; it throws otherwise.
+    if (passes(verifier, value)) output?.enqueue(value);
     delivered++;
   }, options);
   /** A violation found after some events of the same chunk: reported once they are read. */
   let failure: { error: unknown } | undefined;
 
-  return new ReadableStream<AgUiEvent>(
+  return new ReadableStream<EventOf<O>>(
     {
       start(controller) {
         output = controller;

@@ -9,13 +9,41 @@
  */
 
 import { ruleOf, SseDecodeFailure, VerifyError, type VerifyErrorCode } from "./errors.ts";
+import type { AgUiEvent } from "./events.ts";
 import { fieldThatThrows } from "./field-finder.ts";
+import type { StandardSchemaV1 } from "./schema/standard-schema.ts";
+import { issuePath, schemaIssues, standardProps } from "./schema-check.ts";
 
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
   /** Accept further runs after a run closes (SPEC §9.6). Only `true` enables it. Default false. */
   allowSequentialRuns?: boolean | undefined;
+  /**
+   * A Standard Schema (v1) that every event must also satisfy (SPEC §14): `agUiSchema` from
+   * `ag-ui-verify/schema`, or a zod, valibot or arktype schema. It runs after the phase
+   * checks of rules 1 and 2 and rule 0's field checks, before the type's other rules; a
+   * rejection is a rule 0 `SCHEMA_MISMATCH`, and leaves no trace in the verifier's state. It
+   * must validate synchronously. Events pass on unchanged: its output value only types
+   * them (see {@link EventOf}). Default: none.
+   */
+  schema?: StandardSchemaV1 | undefined;
 }
+
+/**
+ * The type of the events that come out of a verified stream made with options of type
+ * `O`: the schema's output type when `O` has a `schema`, else {@link AgUiEvent}.
+ *
+ * @example
+ * ```ts
+ * import type { EventOf } from "ag-ui-verify";
+ * import type { KnownAgUiEvent, StandardSchemaV1 } from "ag-ui-verify/schema";
+ * type Typed = EventOf<{ schema: StandardSchemaV1<unknown, KnownAgUiEvent> }>; // KnownAgUiEvent
+ * type Plain = EventOf<{ allowSequentialRuns: true }>; // AgUiEvent
+ * ```
+ */
+export type EventOf<O> = O extends { readonly schema: infer S extends StandardSchemaV1 }
+  ? StandardSchemaV1.InferOutput<S>
+  : AgUiEvent;
 
 /**
  * An ordering state machine for one stream of AG-UI events (SPEC §5–§10). Feed it each
@@ -25,6 +53,8 @@ export interface VerifierOptions {
  *
  * It never mutates, copies or keeps the events it checks. Its memory grows with the number
  * of distinct ids in a run (owners outlive their entities), never with the number of events.
+ * The type parameter records the options, so stream stages built on it can type what they
+ * pass on ({@link EventOf}).
  *
  * @example
  * ```ts
@@ -34,8 +64,9 @@ export interface VerifierOptions {
  * v.verify({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "hi" }); // throws TEXT_MESSAGE_NOT_OPEN
  * ```
  */
-export class Verifier {
+export class Verifier<O extends VerifierOptions = VerifierOptions> {
   readonly #sequential: boolean;
+  readonly #schema: StandardSchemaV1.Props | undefined;
   #run: Run = newRun();
   #phase: Phase = BEFORE_RUN;
   #index = 0;
@@ -44,8 +75,11 @@ export class Verifier {
   #lastType = "";
   #lastRule: Rule | undefined = undefined;
 
-  constructor(options?: VerifierOptions) {
+  /** Throws a `TypeError` when `options.schema` is not a Standard Schema. */
+  constructor(options?: O) {
     this.#sequential = options?.allowSequentialRuns === true;
+    const schema = options?.schema;
+    this.#schema = schema === undefined ? undefined : standardProps(schema);
   }
 
   /** The error that poisoned this verifier, if any. */
@@ -56,6 +90,8 @@ export class Verifier {
   /**
    * Checks one event and records its effects. Throws a {@link VerifyError} at the first
    * violation, and a plain `Error` when called after a successful {@link Verifier.end}.
+   * With a schema, what the schema throws passes through, and a schema that validates
+   * asynchronously is a `TypeError`; neither changes any state.
    */
   verify(event: unknown): void {
     if (this.#error !== undefined) throw this.#error;
@@ -85,20 +121,35 @@ export class Verifier {
         this.#lastType = t;
         this.#lastRule = rule;
       }
-      // Steps 4 to 6: the type's field checks, rule checks and effects. A run that starts
-      // after a closed one starts from nothing (SPEC §9.6).
+      // Step 4b, the schema, before anything changes; when it does not accept the event,
+      // it runs step 4 (rule 0's field checks) first itself.
+      if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
+      // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. A run
+      // that starts after a closed one starts from nothing (SPEC §9.6).
       if (phase === CLOSED && t === "RUN_STARTED") this.#run = newRun();
       if (rule !== undefined) {
         const next = rule(this.#run, event);
         if (next !== undefined) this.#phase = next;
       }
     } catch (x) {
-      const violation = x instanceof Violation ? x : unreadableField(event, type, rule, x);
-      const error = toVerifyError(violation, this.#index, event, type);
-      this.#error = error;
-      throw error;
+      throw this.#fail(x, event, type, rule);
     }
     this.#index++;
+  }
+
+  /** What `verify` throws for what a check threw; a VerifyError poisons the verifier. */
+  #fail(
+    thrown: unknown,
+    event: unknown,
+    type: string | undefined,
+    rule: Rule | undefined,
+  ): unknown {
+    if (thrown instanceof PassThrough) return thrown.error;
+    const violation =
+      thrown instanceof Violation ? thrown : unreadableField(event, type, rule, thrown);
+    const error = toVerifyError(violation, this.#index, event, type);
+    this.#error = error;
+    return error;
   }
 
   /**
@@ -164,6 +215,19 @@ export function validateRunOutcome(outcome: unknown): void {
     problem = x instanceof Violation ? x : unreadable("outcome", x);
   }
   if (problem !== undefined) throw toVerifyError(problem, 0, outcome, "RUN_FINISHED");
+}
+
+/**
+ * `verifier.verify(event)` as a type guard, for the stream stages: it returns true or
+ * throws, so what it lets through has the type the verifier's options promise.
+ * @internal
+ */
+export function passes<O extends VerifierOptions>(
+  verifier: Verifier<O>,
+  event: unknown,
+): event is EventOf<O> {
+  verifier.verify(event);
+  return true;
 }
 
 /**
@@ -288,6 +352,58 @@ function outcomeLacksInterrupts(outcome: unknown): boolean {
   const interrupts = outcome.interrupts;
   return (
     interrupts === undefined || mapObjects(interrupts, "outcome.interrupts", () => 0).length === 0
+  );
+}
+
+/**
+ * The schema step (SPEC §6 step 4b, §14). It changes no state. Rule 0's field checks come
+ * first, so when the schema does not accept the event, they decide whether the error is
+ * theirs.
+ */
+function checkSchema(
+  schema: StandardSchemaV1.Props,
+  event: Rec,
+  type: string,
+  rule: Rule | undefined,
+): void {
+  let issues: readonly StandardSchemaV1.Issue[] | undefined;
+  try {
+    issues = schemaIssues(schema, event);
+  } catch (thrown) {
+    throw fieldViolation(event, type, rule) ?? new PassThrough(thrown);
+  }
+  if (issues !== undefined) throw fieldViolation(event, type, rule) ?? schemaMismatch(issues);
+}
+
+/**
+ * Rule 0's field checks alone: the type's function on a scratch run, keeping only a rule 0
+ * violation. It reads every field before any other check (see RULES), so a violation of
+ * another rule means the fields are fine.
+ */
+function fieldViolation(event: Rec, type: string, rule: Rule | undefined): Violation | undefined {
+  if (rule === undefined) return undefined;
+  try {
+    rule(newRun(), event);
+  } catch (x) {
+    const v = x instanceof Violation ? x : unreadableField(event, type, rule, x);
+    return ruleOf(v.code) === 0 ? v : undefined;
+  }
+  return undefined;
+}
+
+function schemaMismatch(issues: readonly StandardSchemaV1.Issue[]): Violation {
+  const issue = issues[0];
+  if (issue === undefined) {
+    return new Violation(
+      "SCHEMA_MISMATCH",
+      "the schema rejected the event without naming an issue; expected an event it accepts.",
+    );
+  }
+  const field = issuePath(issue);
+  return new Violation(
+    "SCHEMA_MISMATCH",
+    `${field ?? "the event"} does not match the schema (${describe(issue.message)}); expected ${field === undefined ? "an event" : "a value"} it accepts.`,
+    field,
   );
 }
 
@@ -945,6 +1061,17 @@ class Violation {
     this.text = text;
     this.field = field;
     this.cause = cause;
+  }
+}
+
+/**
+ * What the schema step lets through unchanged, without poisoning the verifier: what the
+ * schema threw, or the TypeError for a schema that validates asynchronously.
+ */
+class PassThrough {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    this.error = error;
   }
 }
 

@@ -4,8 +4,7 @@
  * @module
  */
 
-import { type AgUiEvent, isAgUiEvent } from "./events.ts";
-import { Verifier, type VerifierOptions } from "./verifier.ts";
+import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier.ts";
 
 /**
  * A `TransformStream` that runs a {@link Verifier} over the values written to it: each
@@ -14,6 +13,8 @@ import { Verifier, type VerifierOptions } from "./verifier.ts";
  *
  * It keeps the default queuing strategies on purpose: with an empty readable queue, every
  * event accepted before a failure has reached the reader before the reader sees the error.
+ * With a `schema` option, its readable side is typed by the schema's output
+ * ({@link EventOf}); without, events are `AgUiEvent`s.
  *
  * @example
  * ```ts
@@ -22,14 +23,15 @@ import { Verifier, type VerifierOptions } from "./verifier.ts";
  * for await (const event of checked) render(event);
  * ```
  */
-export class VerifyingTransformStream extends TransformStream<unknown, AgUiEvent> {
-  constructor(options?: VerifierOptions) {
+export class VerifyingTransformStream<
+  O extends VerifierOptions = VerifierOptions,
+> extends TransformStream<unknown, EventOf<O>> {
+  constructor(options?: O) {
     const verifier = new Verifier(options);
     super({
       transform(event, controller) {
-        verifier.verify(event);
-        // Always true once verify() has returned; the guard only tells TypeScript so.
-        if (isAgUiEvent(event)) controller.enqueue(event);
+        // Always true once it returns; it throws otherwise.
+        if (passes(verifier, event)) controller.enqueue(event);
       },
       flush() {
         verifier.end();

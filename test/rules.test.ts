@@ -2,10 +2,12 @@
 // blocks, which test/spec-examples covers). Each row is [name, events, options?, expected],
 // fed to `verifyAll`. `expected` is "accepted" or { code, index, field? }; the rule number
 // is checked against the §10.2 table for every rejection, and `field` is checked for every
-// rejection (undefined unless the code is FIELD_*). No Node-only APIs: this file also runs
-// under the edge-runtime environment.
+// rejection (undefined unless the code is FIELD_* or SCHEMA_MISMATCH). No Node-only APIs: this
+// file also runs under the edge-runtime environment.
 import { describe, expect, it } from "vitest";
 import { isVerifyError, SseDecodeFailure, Verifier, VerifyError, verifyAll } from "../src/index.ts";
+import type { StandardSchemaV1 } from "../src/schema/standard-schema.ts";
+import { rejecting, roleSchema } from "./support/schemas.ts";
 import {
   CODES,
   type Code,
@@ -21,7 +23,7 @@ import {
 // ---------------------------------------------------------------------------------------
 // Row types and helpers.
 
-type Opts = { allowSequentialRuns?: boolean };
+type Opts = { allowSequentialRuns?: boolean; schema?: StandardSchemaV1 };
 type Rejection = { code: Code; index: number; field?: string };
 type Expected = "accepted" | Rejection;
 type Row =
@@ -2945,6 +2947,83 @@ const scopeRows: Row[] = [
 ];
 
 // ---------------------------------------------------------------------------------------
+// L. The schema option (§14, §6 step 4b): after the phase and field checks, before the
+// type's other rules. `role` stands for any field only the schema reads.
+
+const ROLES: Opts = { schema: roleSchema() };
+const schemaRows: Row[] = [
+  ...about(0, [
+    ["schema: a well-formed run", [RS(), TMS("m1"), TME("m1"), RF()], ROLES, ok],
+    [
+      "schema: a field only it reads",
+      [RS(), { ...TMS("m1"), role: "robot" }],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 1, "role"),
+    ],
+    [
+      "schema: before the type's rules",
+      [RS(), { ...TMC("m1"), role: "robot" }],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 1, "role"),
+    ],
+    [
+      "schema: on an unknown type",
+      [RS(), ev("FUTURE", { role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 1, "role"),
+    ],
+    [
+      "schema: after rule 0's field checks",
+      [RS(), { ...TMS("m1"), messageId: null, role: "robot" }],
+      ROLES,
+      rej("FIELD_NULL", 1, "messageId"),
+    ],
+    [
+      "schema: after rule 0's nested field checks",
+      [RS({ input: { messages: [{ id: "m1" }] }, role: "robot" })],
+      ROLES,
+      rej("FIELD_MISSING", 0, "input.messages[0].role"),
+    ],
+    [
+      "schema: after the shape checks",
+      [RS(), { role: "robot" }],
+      ROLES,
+      rej("EVENT_TYPE_INVALID", 1),
+    ],
+    [
+      "schema: an issue at a nested path",
+      [RS()],
+      { schema: rejecting({ message: "no", path: ["input", "messages", 2, "role"] }) },
+      rej("SCHEMA_MISMATCH", 0, "input.messages[2].role"),
+    ],
+    [
+      "schema: an issue without a path",
+      [RS()],
+      { schema: rejecting({ message: "no", path: [] }) },
+      rej("SCHEMA_MISMATCH", 0),
+    ],
+  ]),
+  [
+    "schema: after rule 1",
+    [{ ...TMS("m1"), role: "robot" }],
+    ROLES,
+    rej("EVENT_BEFORE_RUN_STARTED", 0),
+  ],
+  [
+    "schema: after rule 1 inside the run",
+    [RS(), RS({ role: "robot" })],
+    ROLES,
+    rej("RUN_ALREADY_STARTED", 1),
+  ],
+  [
+    "schema: after rule 2",
+    [RS(), RF(), RS({ role: "robot" })],
+    { ...ROLES, allowSequentialRuns: false },
+    rej("EVENT_AFTER_RUN_CLOSED", 2),
+  ],
+];
+
+// ---------------------------------------------------------------------------------------
 // The table.
 
 const rows: Row[] = [
@@ -2962,6 +3041,7 @@ const rows: Row[] = [
   ...sequentialRows,
   ...precedenceRows,
   ...scopeRows,
+  ...schemaRows,
 ];
 
 // The verifier MUST NOT mutate events (§2): freeze everything the rows hand it.
@@ -3028,10 +3108,11 @@ function checkRow(row: Row): void {
   }
   const isField = expected.code.startsWith("FIELD_");
   if (isField && expected.field === undefined) throw new Error("row must name the field");
+  const hasField = isField || expected.code === "SCHEMA_MISMATCH";
   expect(verdict(err)).toEqual({
     code: expected.code,
     index: expected.index,
-    field: isField ? expected.field : undefined,
+    field: hasField ? expected.field : undefined,
     rule: RULE_OF_CODE[expected.code],
   });
   const e = err as VerifyError;

@@ -107,7 +107,10 @@ export const FIELDS_READ: Readonly<Record<EventType, readonly FieldRead[]>> = ((
   };
 })();
 
-/** Every code of §10.2 and the rule it belongs to, in the table's order. */
+/**
+ * Every code of §10.2 and the rule it belongs to, in the table's order; SCHEMA_MISMATCH,
+ * which §14 adds to it, with the other rule 0 codes.
+ */
 export const RULE_OF_CODE = {
   INVALID_JSON: 0,
   SSE_BUFFER_OVERFLOW: 0,
@@ -116,6 +119,7 @@ export const RULE_OF_CODE = {
   FIELD_MISSING: 0,
   FIELD_NULL: 0,
   FIELD_WRONG_TYPE: 0,
+  SCHEMA_MISMATCH: 0,
   EVENT_BEFORE_RUN_STARTED: 1,
   RUN_ALREADY_STARTED: 1,
   STREAM_ENDED_BEFORE_RUN_STARTED: 1,
