@@ -573,6 +573,62 @@ describe("verifyResponse: violations", () => {
   });
 });
 
+const message = (event: unknown) => `data: ${JSON.stringify(event)}\n\n`;
+const STARTED = message({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+const MSG_START = message({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" });
+const FINISHED = message({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
+
+describe("verifyResponse: a schema (SPEC §14)", () => {
+  /** A Standard Schema that wants every TEXT_MESSAGE_START to have role "assistant". */
+  const assistantOnly = {
+    "~standard": {
+      version: 1 as const,
+      vendor: "test",
+      validate: (value: unknown) =>
+        typeof value === "object" &&
+        value !== null &&
+        Reflect.get(value, "type") === "TEXT_MESSAGE_START" &&
+        Reflect.get(value, "role") !== "assistant"
+          ? { issues: [{ message: "role must be assistant", path: ["role"] }] }
+          : { value },
+    },
+  };
+  const robot = message({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "robot" });
+
+  it("a schema mismatch is a violation like any other", async () => {
+    const input = utf8.encode(`${STARTED}: ping\n${robot}${FINISHED}`);
+    const strict = await proxy([input], { schema: assistantOnly });
+    expect(text.decode(strict.bytes)).toBe(`${STARTED}: ping\n`);
+    expect(isVerifyError(strict.error) && [strict.error.code, strict.error.field]).toEqual([
+      "SCHEMA_MISMATCH",
+      "role",
+    ]);
+    const ended = await proxy([input], { schema: assistantOnly, onViolation: "run-error" });
+    expect(readSse(ended.bytes).at(-1)).toMatchObject({
+      type: "RUN_ERROR",
+      code: "SCHEMA_MISMATCH",
+    });
+    const valid = await proxy([utf8.encode(STARTED + MSG_START)], { schema: assistantOnly });
+    expect(isVerifyError(valid.error) && valid.error.code).toBe("STREAM_ENDED_BEFORE_RUN_CLOSED");
+  });
+
+  it("a schema that validates asynchronously errors the body with the verifier's TypeError", async () => {
+    const promised = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "test",
+        validate: async (value: unknown) => ({ value }),
+      },
+    };
+    for (const onViolation of ["error", "run-error"] as const) {
+      const out = await proxy([utf8.encode(STARTED)], { schema: promised, onViolation });
+      expect(out.bytes).toHaveLength(0);
+      expect(out.error).toBeInstanceOf(TypeError);
+      expect(out.upstream.cancelled).toBe(true);
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------
 // An upstream the test drives by hand
 
@@ -615,11 +671,6 @@ function manualUpstream() {
     },
   };
 }
-
-const message = (event: unknown) => `data: ${JSON.stringify(event)}\n\n`;
-const STARTED = message({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-const MSG_START = message({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" });
-const FINISHED = message({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
 
 type Upstream = ReturnType<typeof manualUpstream>;
 
