@@ -21,8 +21,23 @@ export interface Outcome {
   readonly skipped: number;
 }
 
-/** How far results may run ahead of the first unfinished item: bounds what waits in memory. */
+/** How far results may run ahead of the first one not yet handed on: bounds what waits. */
 const WINDOW = 256;
+/** The shared counters: the next item to claim, and how many were handed on. */
+const NEXT = 0;
+const DELIVERED = 1;
+
+interface Job {
+  readonly items: readonly Item[];
+  readonly options: CheckOptions;
+  readonly counters: Int32Array;
+}
+
+/** The next item for this lane, from the counter all lanes share; undefined when none is left. */
+function claim(job: Job): number | undefined {
+  const i = Atomics.add(job.counters, NEXT, 1);
+  return i < job.items.length ? i : undefined;
+}
 
 /** Checks one item in this thread. */
 export function checkItem(item: Item, options: CheckOptions): Outcome {
@@ -43,17 +58,27 @@ export function checkItem(item: Item, options: CheckOptions): Outcome {
   }
 }
 
-/** The worker's side: check each item it is sent, and send the outcome back. */
+/** The worker's side: claim items and check them until none is left, sending each outcome. */
 export function serveWorker(): void {
-  const options: CheckOptions = workerData;
-  parentPort?.on("message", ({ i, item }: { i: number; item: Item }) => {
-    parentPort?.postMessage({ i, outcome: checkItem(item, options) });
-  });
+  const job: Job = workerData;
+  for (let i = claim(job); i !== undefined; i = claim(job)) {
+    // Far ahead of what was handed on: wait, so results do not pile up in memory.
+    for (let d = Atomics.load(job.counters, DELIVERED); i - d >= WINDOW; ) {
+      Atomics.wait(job.counters, DELIVERED, d, 100);
+      d = Atomics.load(job.counters, DELIVERED);
+    }
+    const item = job.items[i];
+    // stdin is read by this thread's parent alone.
+    const outcome =
+      item === undefined || item.kind === "stdin" ? null : checkItem(item, job.options);
+    parentPort?.postMessage({ i, outcome });
+  }
 }
 
 /**
- * Checks `items` with `jobs` lanes (this thread, plus workers that load this same module)
- * and calls `deliver` for each, in order.
+ * Checks `items` with `jobs` lanes (this thread, plus workers that load this same module),
+ * each claiming the next item from a shared counter, and calls `deliver` for each
+ * outcome, in item order.
  */
 export async function checkItems(
   items: readonly Item[],
@@ -61,24 +86,7 @@ export async function checkItems(
   jobs: number,
   deliver: (outcome: Outcome) => void,
 ): Promise<void> {
-  const waiting = new Map<number, Outcome>();
-  let next = 0;
-  let delivered = 0;
-  let wake: (() => void) | undefined;
-  const feeders: (() => void)[] = [];
-  const finished = (i: number, outcome: Outcome) => {
-    waiting.set(i, outcome);
-    for (let o = waiting.get(delivered); o !== undefined; o = waiting.get(delivered)) {
-      waiting.delete(delivered);
-      deliver(o);
-      delivered++;
-    }
-    wake?.();
-    for (const feed of feeders) feed();
-  };
-  const claim = (): number | undefined =>
-    next < items.length && next - delivered < WINDOW ? next++ : undefined;
-
+  const job: Job = { items, options, counters: new Int32Array(new SharedArrayBuffer(8)) };
   // stdin can be read only here, and only once: first, with positions.
   const stdin = new Map<number, Outcome>();
   for (const [i, item] of items.entries()) {
@@ -96,58 +104,52 @@ export async function checkItems(
       });
     }
   }
-
+  const waiting = new Map<number, Outcome>();
+  let delivered = 0;
+  let wake: (() => void) | undefined;
+  const finished = (i: number, outcome: Outcome | null) => {
+    waiting.set(i, outcome ?? stdin.get(i) ?? { reports: [], skipped: 0 });
+    for (let o = waiting.get(delivered); o !== undefined; o = waiting.get(delivered)) {
+      waiting.delete(delivered);
+      deliver(o);
+      delivered++;
+    }
+    Atomics.store(job.counters, DELIVERED, delivered);
+    Atomics.notify(job.counters, DELIVERED);
+    wake?.();
+  };
   const workers: Worker[] = [];
   let failure: ((error: unknown) => void) | undefined;
   const failed = new Promise<never>((_, reject) => {
     failure = reject;
   });
   for (let k = 0; k < Math.min(jobs, items.length) - 1; k++) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: options });
-    let inFlight = 0;
-    const feed = () => {
-      // Two items each, so a worker never waits for the next one to arrive.
-      for (
-        let i = inFlight < 2 ? claim() : undefined;
-        i !== undefined;
-        i = inFlight < 2 ? claim() : undefined
-      ) {
-        const done = stdin.get(i);
-        if (done !== undefined) finished(i, done);
-        else {
-          inFlight++;
-          worker.postMessage({ i, item: items[i] });
-        }
-      }
-    };
-    worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome }) => {
-      inFlight--;
-      finished(i, outcome);
-    });
+    const worker = new Worker(new URL(import.meta.url), { workerData: job });
+    worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome | null }) =>
+      finished(i, outcome),
+    );
     worker.on("error", (error) => failure?.(error));
     workers.push(worker);
-    feeders.push(feed);
-    feed();
   }
-  try {
-    const mainLane = async () => {
-      let yielded = performance.now();
-      while (delivered < items.length) {
-        const i = claim();
-        if (i === undefined) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          continue;
-        }
-        finished(i, stdin.get(i) ?? checkItem(items[i] as Item, options));
-        // Let the workers' results in now and then.
-        if (performance.now() - yielded > 5) {
-          await new Promise((resolve) => setImmediate(resolve));
-          yielded = performance.now();
-        }
+  const until = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  const mainLane = async () => {
+    let yielded = performance.now();
+    for (let i = claim(job); i !== undefined; i = claim(job)) {
+      while (i - delivered >= WINDOW) await until();
+      const item = items[i];
+      finished(i, item === undefined || item.kind === "stdin" ? null : checkItem(item, options));
+      // Let the workers' results in now and then.
+      if (performance.now() - yielded > 5) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yielded = performance.now();
       }
-    };
+    }
+    while (delivered < items.length) await until();
+  };
+  try {
     await Promise.race([mainLane(), failed]);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
