@@ -1,7 +1,7 @@
 /**
- * Checking many inputs at once: this thread and `jobs - 1` worker threads take inputs in
- * order, and the outcomes are handed on in input order, whatever finished first, so the
- * output does not depend on the number of jobs.
+ * Checking many inputs at once: this thread and `jobs - 1` worker threads each claim the
+ * next input from a shared counter, and the outcomes are handed on in input order,
+ * whatever finished first, so the output does not depend on the number of jobs.
  * @module
  */
 

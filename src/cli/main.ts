@@ -97,6 +97,10 @@ async function corpus(options: Options): Promise<number> {
   const items = expand(options.paths, options.extensions);
   const summary = new Summary();
   const progress = new Progress(items.length, process.stderr.isTTY === true);
+  process.once("SIGINT", () => {
+    progress.clear();
+    process.exit(130);
+  });
   let done = 0;
   // NDJSON lines go out in batches: one write per line costs more than checking a capture.
   let lines = "";
