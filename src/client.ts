@@ -7,11 +7,14 @@ import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
 import { isEventStreamType } from "./fetch.ts";
 import { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
 import { verifiedEvents } from "./verified-events.ts";
-import { shapeError, type VerifierOptions } from "./verifier.ts";
+import { type EventOf, shapeError, type VerifierOptions } from "./verifier.ts";
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
-  /** Check the events against the protocol's rules (default true). See {@link runAgent}. */
+  /**
+   * Check the events against the protocol's rules and the `schema`, if any (default true).
+   * See {@link runAgent}.
+   */
   verify?: boolean | undefined;
   /** The `fetch` to use; by default the global one, looked up at call time. */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
@@ -22,7 +25,7 @@ export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
 }
 
 /** A stream of events that can also be read with `for await`, in every runtime. */
-export type EventStream = ReadableStream<AgUiEvent> & AsyncIterable<AgUiEvent>;
+export type EventStream<T = AgUiEvent> = ReadableStream<T> & AsyncIterable<T>;
 
 const BODY_START = 1024;
 
@@ -125,9 +128,11 @@ async function bodyStart(response: Response): Promise<string> {
  * - A non-2xx response throws an {@link HttpError}, as does a 2xx response that is not
  *   `text/event-stream`; a response without a body gives a stream that errors with
  *   `STREAM_ENDED_BEFORE_RUN_STARTED`.
- * - With `verify: false` the rules are not checked, but the SSE is still decoded and the
- *   stream still errors (with a `VerifyError`, rule 0) on data that is not JSON or not an
- *   event object.
+ * - With `verify: false` neither the rules nor a `schema` are checked, but the SSE is still
+ *   decoded and the stream still errors (with a `VerifyError`, rule 0) on data that is not
+ *   JSON or not an event object.
+ * - With a `schema` (and verification on), the stream is typed by the schema's output
+ *   (`agUiSchema` gives `KnownAgUiEvent`s).
  * - The returned stream is async-iterable even where `ReadableStream` is not (Safari).
  *
  * @example
@@ -139,11 +144,22 @@ async function bodyStart(response: Response): Promise<string> {
  * for await (const event of events) console.log(event.type);
  * ```
  */
+export function runAgent<O extends RunAgentOptions & { readonly verify?: true | undefined }>(
+  urlOrRequest: string | URL | Request,
+  input: RunAgentInput,
+  options?: O,
+): Promise<EventStream<EventOf<O>>>;
+/** Without verification, or with options whose type does not say: {@link AgUiEvent}s. */
+export function runAgent(
+  urlOrRequest: string | URL | Request,
+  input: RunAgentInput,
+  options: RunAgentOptions,
+): Promise<EventStream>;
 export async function runAgent(
   urlOrRequest: string | URL | Request,
   input: RunAgentInput,
   options: RunAgentOptions = {},
-): Promise<EventStream> {
+): Promise<EventStream<unknown>> {
   const headers = new Headers(urlOrRequest instanceof Request ? urlOrRequest.headers : undefined);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   // The caller's own content-type and accept win.

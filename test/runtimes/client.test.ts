@@ -7,9 +7,10 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { runInNewContext } from "node:vm";
 import { HttpAgent } from "@ag-ui/client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
   type AgUiEvent,
+  type EventStream,
   HttpError,
   isHttpError,
   isVerifyError,
@@ -19,6 +20,7 @@ import {
   verifyingFetch,
   verifyResponse,
 } from "../../src/index.ts";
+import { agUiSchema, type KnownAgUiEvent } from "../../src/schema/index.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import {
   type AgentServer,
@@ -41,14 +43,14 @@ afterAll(async () => {
 const utf8 = new TextEncoder();
 
 interface Drained {
-  events: AgUiEvent[];
+  events: unknown[];
   errored: boolean;
   error: unknown;
 }
 
 /** Reads a stream of events to its end or its error, with `for await`. */
-async function drain(stream: AsyncIterable<AgUiEvent>): Promise<Drained> {
-  const events: AgUiEvent[] = [];
+async function drain(stream: AsyncIterable<{ type: string }>): Promise<Drained> {
+  const events: unknown[] = [];
   try {
     for await (const event of stream) events.push(event);
   } catch (error) {
@@ -351,6 +353,31 @@ describe("runAgent: abort", () => {
 });
 
 describe("runAgent: options passed through", () => {
+  it("schema: a mismatch is SCHEMA_MISMATCH; the stream is typed by the schema's output", async () => {
+    const robot = { type: "TEXT_MESSAGE_START", messageId: "m9", role: "robot" };
+    const fetch = answering(() => eventStream(sse([...validRun().slice(0, 2), robot])));
+    const url = "http://agent.test/run";
+
+    const typed = await runAgent(url, RUN_INPUT, { fetch, schema: agUiSchema });
+    expectTypeOf(typed).toEqualTypeOf<EventStream<KnownAgUiEvent>>();
+    const checked = await drain(typed);
+    expect(checked.events).toEqual(validRun().slice(0, 2));
+    expect(isVerifyError(checked.error) && [checked.error.code, checked.error.field]).toEqual([
+      "SCHEMA_MISMATCH",
+      "role",
+    ]);
+
+    // verify: false checks neither the rules nor the schema, and says so in the type.
+    const unchecked = await runAgent(url, RUN_INPUT, { fetch, schema: agUiSchema, verify: false });
+    expectTypeOf(unchecked).toEqualTypeOf<EventStream<AgUiEvent>>();
+    expect(await drain(unchecked)).toEqual({
+      events: [...validRun().slice(0, 2), robot],
+      errored: false,
+      error: undefined,
+    });
+    expectTypeOf(await runAgent(url, RUN_INPUT, { fetch })).toEqualTypeOf<EventStream>();
+  });
+
   const twoRuns = () => {
     const run = validRun();
     const second = run.map((event) =>
