@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import type { Format } from "./check.ts";
 import { DEFAULT_EXTENSIONS } from "./inputs.ts";
-import { RULES_IN_WORDS, wrap } from "./report.ts";
+import { RULES_IN_WORDS, SCHEMA_IN_WORDS, wrap } from "./report.ts";
 
 export const HELP = `ag-ui-verify: check that AG-UI agent event streams follow the protocol's rules
 
@@ -43,6 +43,13 @@ Input:
   --timeout <seconds>        with --url: give up after this long without a byte (default 60)
 
 Checking:
+  --strict                   also check every event against the AG-UI event schema (that of
+                             @ag-ui/core 1.0.0, as the official client applies it): known
+                             types, required fields, every field's JSON type and allowed
+                             values. By default only the rules below are checked, with the
+                             fields they read; so role "robot", threadId 1 or a misspelt
+                             type pass by default and fail with --strict (SCHEMA_MISMATCH,
+                             naming the field and what the schema expected)
   --allow-sequential-runs    accept further runs after the first one closes
   --max-buffer-size <n>      the longest message (SSE) or line (JSON Lines) to accept, in
                              characters (default 10485760, 10 MiB)
@@ -64,6 +71,7 @@ Exit status:
 
 The rules (0-13):
 ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join("\n")}
+${wrap("      ", SCHEMA_IN_WORDS)}
 `;
 
 /** A problem with how the command was called, or with reading an input: exit 2. */
@@ -79,6 +87,7 @@ export interface Options {
   readonly extensions: readonly string[];
   readonly jobs: number;
   readonly allowSequentialRuns: boolean;
+  readonly strict: boolean;
   readonly maxBufferSize: number | undefined;
   readonly json: boolean;
   readonly noColor: boolean;
@@ -95,6 +104,7 @@ const FLAGS = {
   ext: { type: "string", multiple: true },
   jobs: { type: "string", short: "j" },
   "allow-sequential-runs": { type: "boolean" },
+  strict: { type: "boolean" },
   "max-buffer-size": { type: "string" },
   json: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -175,6 +185,7 @@ export function parseOptions(args: readonly string[]): Options {
             .map((ext) => ext.trim().replace(/^\./, "").toLowerCase()),
     jobs: v.jobs === undefined ? availableParallelism() : positiveInteger("--jobs", v.jobs),
     allowSequentialRuns: v["allow-sequential-runs"] === true,
+    strict: v.strict === true,
     maxBufferSize:
       v["max-buffer-size"] === undefined
         ? undefined

@@ -6,6 +6,7 @@
  */
 
 import { isVerifyError, SseDecodeFailure, type VerifyError } from "../errors.ts";
+import { agUiSchema } from "../schema/index.ts";
 import { SseDecoder, type SsePosition } from "../sse-decoder.ts";
 import { Verifier } from "../verifier.ts";
 import { Tally } from "./tally.ts";
@@ -16,6 +17,8 @@ export type Format = "sse" | "jsonl";
 export interface CheckOptions {
   readonly format?: Format | undefined;
   readonly allowSequentialRuns?: boolean | undefined;
+  /** Check every event against `agUiSchema` too (`--strict`). */
+  readonly strict?: boolean | undefined;
   readonly maxBufferSize?: number | undefined;
 }
 
@@ -67,7 +70,10 @@ export class Check {
     this.format = options.format;
     this.#positions = positions;
     this.tally = new Tally(positions);
-    this.#verifier = new Verifier(options);
+    this.#verifier = new Verifier({
+      allowSequentialRuns: options.allowSequentialRuns,
+      schema: options.strict === true ? agUiSchema : undefined,
+    });
     this.#maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
   }
 

@@ -108,10 +108,15 @@ export function wrap(first: string, text: string, width = 92): string {
   return lines.join("\n");
 }
 
-/** `Rule 3: <the rule in words>`, wrapped, with the label styled. */
-export function ruleLines(rule: number, s: Style, indent = "  "): string {
+/** What `--strict` adds to rule 0, in plain words. */
+export const SCHEMA_IN_WORDS =
+  "With --strict, every event also matches the AG-UI event schema (that of @ag-ui/core 1.0.0): a known type, every required field, and every field of the right JSON type with an allowed value.";
+
+/** `Rule 3: <the rule in words>` (for `code`), wrapped, with the label styled. */
+export function ruleLines(code: string, rule: number, s: Style, indent = "  "): string {
   const label = `Rule ${rule}:`;
-  const text = wrap(`${indent}${label} `, RULES_IN_WORDS[rule] ?? "");
+  const words = code === "SCHEMA_MISMATCH" ? SCHEMA_IN_WORDS : (RULES_IN_WORDS[rule] ?? "");
+  const text = wrap(`${indent}${label} `, words);
   return `${indent}${s.yellow(label)}${text.slice(indent.length + label.length)}`;
 }
 
@@ -246,7 +251,7 @@ export function textReport(result: Result, s: Style): string {
     return [`${s.green(s.bold("✔ valid"))}  ${what}`, ...summaryLines(result, s), ""].join("\n");
   }
   const lines = [`${s.red(s.bold("✘ invalid"))}  ${what}`, `  ${s.bold(error.message)}`, ""];
-  lines.push(ruleLines(error.rule, s));
+  lines.push(ruleLines(error.code, error.rule, s));
   const atEnd = error.event === undefined;
   const unit = result.format === "jsonl" ? "JSON line" : "SSE message";
   if (result.position !== undefined) {

@@ -24,7 +24,7 @@ interface Group {
   readonly code: string;
   readonly rule: number;
   count: number;
-  readonly examples: { input: string; line: number | null }[];
+  readonly examples: { input: string; line: number | null; field: string | null }[];
 }
 
 export class Summary {
@@ -68,7 +68,9 @@ export class Summary {
         this.#groups.set(error.code, group);
       }
       group.count++;
-      if (group.examples.length < EXAMPLES) group.examples.push({ input, line: error.line });
+      if (group.examples.length < EXAMPLES) {
+        group.examples.push({ input, line: error.line, field: error.field });
+      }
     }
     const largest = this.#largest;
     if (largest.length < LARGEST || bytes > (largest[LARGEST - 1]?.bytes ?? 0)) {
@@ -120,11 +122,12 @@ export class Summary {
       lines.push(
         "",
         `${s.red(group.code)}  ${plural(group.count, "input")}`,
-        ruleLines(group.rule, s),
+        ruleLines(group.code, group.rule, s),
       );
       const width = Math.max(...group.examples.map((e) => String(e.line ?? "").length));
-      for (const { input, line } of group.examples) {
-        lines.push(`    ${s.dim(`line ${String(line ?? "?").padEnd(width)}`)}  ${input}`);
+      for (const { input, line, field } of group.examples) {
+        const at = field === null ? "" : s.dim(`  (${field})`);
+        lines.push(`    ${s.dim(`line ${String(line ?? "?").padEnd(width)}`)}  ${input}${at}`);
       }
       if (group.count > group.examples.length) {
         lines.push(`    … and ${count(group.count - group.examples.length)} more`);

@@ -9,6 +9,7 @@ import { text as streamText } from "node:stream/consumers";
 import { HttpError, runAgent } from "../client.ts";
 import { isVerifyError, type VerifyError } from "../errors.ts";
 import type { RunAgentInput } from "../events.ts";
+import { agUiSchema } from "../schema/index.ts";
 import { type Options, UsageError } from "./args.ts";
 import { ioMessage, messageOf } from "./read.ts";
 import { plural, type Result } from "./report.ts";
@@ -116,6 +117,7 @@ export async function checkUrl(url: string, options: Options): Promise<Result> {
         headers: [...options.headers],
         allowSequentialRuns: options.allowSequentialRuns,
         maxBufferSize: options.maxBufferSize,
+        schema: options.strict ? agUiSchema : undefined,
       });
     } catch (error) {
       if (idle.signal.aborted) throw idle.signal.reason;

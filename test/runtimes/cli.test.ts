@@ -1,9 +1,11 @@
 // The `ag-ui-verify` command (dist/cli.js, built by `npm test`), run as a user runs it, over
 // capture files written here, over stdin, and against the local agent server.
 
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Check, type CheckOptions } from "../../src/cli/check.ts";
@@ -27,6 +29,7 @@ const utf8 = new TextEncoder();
 
 /** Writes a fixture into the temporary directory and returns its name. */
 async function fixture(name: string, content: string | Uint8Array): Promise<string> {
+  await mkdir(dirname(join(dir, name)), { recursive: true });
   await writeFile(join(dir, name), content);
   return name;
 }
@@ -634,6 +637,84 @@ describe("--url: time-outs and broken connections exit 2, saying what happened",
   });
 });
 
+describe("--strict: the AG-UI event schema too", () => {
+  const robot = [
+    { type: "RUN_STARTED", threadId: T, runId: R },
+    { type: "TEXT_MESSAGE_START", messageId: "m1", role: "robot" },
+    { type: "TEXT_MESSAGE_END", messageId: "m1" },
+    { type: "RUN_FINISHED", threadId: T, runId: R },
+  ];
+  const mismatch =
+    'role does not match the schema (expected one of "developer", "system", "assistant", "user", got "robot")';
+
+  it("passes by default what the schema rejects, and names the field with --strict", async () => {
+    const file = await fixture("robot.sse", sse(robot));
+    expect((await cli([file])).code).toBe(0);
+    const strict = await cli([file, "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain(`TEXT_MESSAGE_START at index 1: ${mismatch}`);
+    expect(strict.stdout).toContain("[SCHEMA_MISMATCH, rule 0]");
+    expect(strict.stdout).toMatch(
+      /Rule 0: With --strict, every event also matches the AG-UI event/,
+    );
+    expect(strict.stdout).toContain(
+      `At line 3, byte offset ${utf8.encode(sse(robot.slice(0, 1))).length}`,
+    );
+    const json = parse((await cli([file, "--strict", "--json"])).stdout);
+    expect(json.error).toMatchObject({ code: "SCHEMA_MISMATCH", field: "role", index: 1, line: 3 });
+  });
+
+  it("applies to every input of a corpus, in every job", async () => {
+    await fixture("strict/a-robot.sse", sse(robot));
+    await fixture("strict/b-valid.jsonl", jsonl(validRun()));
+    await fixture("strict/c-thread.jsonl", jsonl([{ type: "RUN_STARTED", threadId: 1, runId: R }]));
+    for (const jobs of ["1", "3"]) {
+      const run = await cli(["--strict", "--json", "--jobs", jobs, "strict"]);
+      expect(run.code).toBe(1);
+      const lines = run.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      const { summary } = lines.pop();
+      expect(lines.map((r) => [r.valid, r.error?.field ?? null])).toEqual([
+        [false, "role"],
+        [true, null],
+        [false, "threadId"],
+      ]);
+      expect(summary.byCode).toEqual([
+        {
+          code: "SCHEMA_MISMATCH",
+          rule: 0,
+          count: 2,
+          examples: [
+            { input: "strict/a-robot.sse", line: 3, field: "role" },
+            { input: "strict/c-thread.jsonl", line: 1, field: "threadId" },
+          ],
+        },
+      ]);
+    }
+    const human = await cli(["--strict", "strict"]);
+    expect(human.stdout).toContain("line 3  strict/a-robot.sse  (role)");
+  });
+
+  it("checks a live stream with the schema too", async () => {
+    const agent = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" }).end(sse(robot));
+    });
+    await new Promise<void>((done) => agent.listen(0, "127.0.0.1", done));
+    const { port } = agent.address() as AddressInfo;
+    try {
+      const url = `http://127.0.0.1:${port}/run`;
+      expect((await cli(["--url", url])).code).toBe(0);
+      const strict = await cli(["--url", url, "--strict", "--json"]);
+      expect(strict.code).toBe(1);
+      expect(parse(strict.stdout).error).toMatchObject({ code: "SCHEMA_MISMATCH", field: "role" });
+    } finally {
+      agent.close();
+    }
+  });
+});
+
 describe("colour, help and version", () => {
   it("prints no ANSI codes when stdout is not a terminal, nor with NO_COLOR or --no-color", async () => {
     const file = await fixture("violation.sse", sse(violationRun()));
@@ -661,6 +742,8 @@ describe("colour, help and version", () => {
       "--ext <list>",
       "--format sse|jsonl",
       "--allow-sequential-runs",
+      "--strict",
+      'role "robot"',
       "--max-buffer-size <n>",
       "--json",
       "--no-color",

@@ -13,7 +13,9 @@ import { verifyAll } from "../../src/verifier.ts";
 import { buildRun, type Ev } from "../support/valid-run.ts";
 import { runCli } from "./cli-run.ts";
 
-type Verdict = { valid: true } | { valid: false; code: string; index: number; line: number };
+type Verdict =
+  | { valid: true }
+  | { valid: false; code: string; index: number; line: number; field: string | null };
 
 interface Input {
   /** The input's name in the output: its path, or a HAR entry's name. */
@@ -109,7 +111,7 @@ function verdict(values: unknown[], text: string, lines: readonly number[]): Ver
   } catch (error) {
     if (!isVerifyError(error)) throw error;
     const line = error.event === undefined ? lastLine(text) : (lines[error.index] ?? -1);
-    return { valid: false, code: error.code, index: error.index, line };
+    return { valid: false, code: error.code, index: error.index, line, field: error.field ?? null };
   }
 }
 
@@ -298,10 +300,12 @@ function lines(stdout: string): Record<string, unknown>[] {
 
 /** What a report says, in the shape of a {@link Verdict}. */
 function said(report: Record<string, unknown>): Verdict {
-  const error = report.error as { code: string; index: number; line: number } | undefined;
+  const error = report.error as
+    | { code: string; index: number; line: number; field: string | null }
+    | undefined;
   return error === undefined
     ? { valid: true }
-    : { valid: false, code: error.code, index: error.index, line: error.line };
+    : { valid: false, code: error.code, index: error.index, line: error.line, field: error.field };
 }
 
 /** Output with what changes run to run (durations) taken out. */
@@ -345,6 +349,7 @@ describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () =>
         (byCode.get(group.code) ?? []).slice(0, 5).map(({ name, verdict }) => ({
           input: name,
           line: verdict.valid ? null : verdict.line,
+          field: verdict.valid ? null : verdict.field,
         })),
       );
     }
@@ -518,8 +523,11 @@ describe("what cannot be read is reported and counted; the rest is checked", () 
     const run = await cli(["--json", "--ext", ".txt", "texts", "-"], "data: {}\n\n");
     const reports = lines(run.stdout);
     expect(reports.map((r) => [r.input, said(r)])).toEqual([
-      ["texts/a.txt", { valid: false, code: "STREAM_ENDED_BEFORE_RUN_STARTED", index: 0, line: 1 }],
-      ["-", { valid: false, code: "EVENT_TYPE_INVALID", index: 0, line: 1 }],
+      [
+        "texts/a.txt",
+        { valid: false, code: "STREAM_ENDED_BEFORE_RUN_STARTED", index: 0, line: 1, field: null },
+      ],
+      ["-", { valid: false, code: "EVENT_TYPE_INVALID", index: 0, line: 1, field: null }],
       [undefined, { valid: true }], // the summary
     ]);
     expect(run.code).toBe(1);
