@@ -3,6 +3,7 @@
  * @module
  */
 
+import { ChunkExpanderStream } from "./chunk-expander.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
 import { isEventStreamType } from "./fetch.ts";
 import { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
@@ -22,6 +23,11 @@ export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
   signal?: AbortSignal | undefined;
   /** Extra request headers; a `content-type` or `accept` here replaces the default one. */
   headers?: HeadersInit | undefined;
+  /**
+   * Expand `*_CHUNK` events into the start, content and end events they stand for (SPEC
+   * §15), after verifying the raw stream. Default false.
+   */
+  expandChunks?: boolean | undefined;
 }
 
 /** A stream of events that can also be read with `for await`, in every runtime. */
@@ -144,12 +150,20 @@ async function bodyStart(response: Response): Promise<string> {
  * for await (const event of events) console.log(event.type);
  * ```
  */
-export function runAgent<O extends RunAgentOptions & { readonly verify?: true | undefined }>(
+export function runAgent<
+  O extends RunAgentOptions & {
+    readonly verify?: true | undefined;
+    readonly expandChunks?: false | undefined;
+  },
+>(
   urlOrRequest: string | URL | Request,
   input: RunAgentInput,
   options?: O,
 ): Promise<EventStream<EventOf<O>>>;
-/** Without verification, or with options whose type does not say: {@link AgUiEvent}s. */
+/**
+ * Without verification, with chunks expanded (the expansions are new events, which no
+ * schema checked), or with options whose type does not say: {@link AgUiEvent}s.
+ */
 export function runAgent(
   urlOrRequest: string | URL | Request,
   input: RunAgentInput,
@@ -195,10 +209,11 @@ export async function runAgent(
     );
   }
 
-  const events =
+  let events =
     options.verify === false
       ? decodedEvents(response.body, options)
       : verifiedEvents(response.body, options);
+  if (options.expandChunks === true) events = events.pipeThrough(new ChunkExpanderStream());
   return withAsyncIterator(cancelOnAbort(events, options.signal));
 }
 

@@ -9,7 +9,13 @@ import { type BaseEvent, EventType } from "@ag-ui/core";
 import fc from "fast-check";
 import { from, tap } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AgUiEvent, ChunkExpanderStream, isVerifyError, verifyAll } from "../src/index.ts";
+import {
+  type AgUiEvent,
+  ChunkExpanderStream,
+  isVerifyError,
+  runAgent,
+  verifyAll,
+} from "../src/index.ts";
 import { collect } from "./support/streams.ts";
 import { validRun } from "./support/valid-run.ts";
 
@@ -696,3 +702,71 @@ function withChunks(run: readonly AgUiEvent[], xs: readonly number[]): AgUiEvent
 function laneOf(tag: unknown): string | undefined {
   return typeof tag === "string" ? tag : undefined;
 }
+
+describe("runAgent(…, { expandChunks: true })", () => {
+  const sse = (events: readonly unknown[]) =>
+    new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""), {
+      headers: { "content-type": "text/event-stream" },
+    });
+  const input = {
+    threadId: "t1",
+    runId: "r1",
+    messages: [],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  const RS = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
+  const RF = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+  const chunks = [
+    RS,
+    { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", role: "assistant", delta: "Hel" },
+    { type: "TEXT_MESSAGE_CHUNK", delta: "lo" },
+    RF,
+  ];
+
+  it("expands the chunks of a verified stream", async () => {
+    const events = await runAgent("https://agent.example/run", input, {
+      fetch: async () => sse(chunks),
+      expandChunks: true,
+    });
+    const { values, errored } = await collect(events);
+    expect(errored).toBe(false);
+    expect(values.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(values.filter((e) => e.type === "TEXT_MESSAGE_CONTENT").map((e) => e.delta)).toEqual([
+      "Hel",
+      "lo",
+    ]);
+  });
+
+  it("verifies the raw stream, before expanding: a chunk opens nothing for the verifier", async () => {
+    // Expanded, this would be a valid run; raw, the END closes a message no event opened.
+    const raw = [...chunks.slice(0, 3), { type: "TEXT_MESSAGE_END", messageId: "m1" }, RF];
+    const events = await runAgent("https://agent.example/run", input, {
+      fetch: async () => sse(raw),
+      expandChunks: true,
+    });
+    const { errored, error } = await collect(events);
+    expect(errored).toBe(true);
+    expect(isVerifyError(error) && { code: error.code, index: error.index }).toEqual({
+      code: "TEXT_MESSAGE_NOT_OPEN",
+      index: 3,
+    });
+  });
+
+  it("leaves chunks alone by default", async () => {
+    const events = await runAgent("https://agent.example/run", input, {
+      fetch: async () => sse(chunks),
+    });
+    const { values } = await collect(events);
+    expect(values.map((e) => e.type)).toEqual(chunks.map((e) => e.type));
+  });
+});
