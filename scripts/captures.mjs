@@ -462,6 +462,27 @@ function afterCloseEvents() {
   return rec.events;
 }
 
+/**
+ * A tool call announced without its name (an adapter that sends the name only later): the
+ * order is right, so the rules accept it, but the AG-UI event schema (`--strict`) does not.
+ */
+function schemaMismatchEvents() {
+  const rec = recorder();
+  const run = { threadId: "thread-weather", runId: "run-0042" };
+  rec.add(ev.runStarted(run), 0);
+  rec.add(ev.textMessageStart("msg-asst-1"), 200);
+  streamText(rec, "msg-asst-1", ["Checking", " the", " weather", " in", " Oslo…"]);
+  rec.add(ev.textMessageEnd("msg-asst-1"));
+  const start = ev.toolCallStart("call-wx-1", "get_weather", { parentMessageId: "msg-asst-1" });
+  delete start.toolCallName;
+  rec.add(start, 40);
+  rec.add(ev.toolCallArgs("call-wx-1", '{"city":"Oslo"}'));
+  rec.add(ev.toolCallEnd("call-wx-1"), 5);
+  rec.add(ev.toolCallResult("call-wx-1", "msg-tool-1", '{"tempC":4}', { role: "tool" }), 300);
+  rec.add(ev.runFinished(run), 10);
+  return rec.events;
+}
+
 /** The number of chat events that truncated.sse keeps whole. */
 const TRUNCATED_KEEP = 18;
 
@@ -577,6 +598,7 @@ export async function buildCaptures() {
     "owner-mismatch.sse": ownerMismatchSse,
     "after-close.sse": await encodeSse(afterCloseEvents()),
     "not-json.sse": `${await encodeSse(notJsonEvents())}data: [DONE]\n\n`,
+    "schema-mismatch.sse": await encodeSse(schemaMismatchEvents()),
     "session.har": sessionHar(chatSse, ownerMismatchSse),
   };
 }

@@ -31,7 +31,13 @@ const EXPECTED: Record<string, Verdict> = {
   "owner-mismatch.sse": { valid: false, code: "OWNER_MISMATCH", index: 7 },
   "after-close.sse": { valid: false, code: "EVENT_AFTER_RUN_CLOSED", index: 14 },
   "not-json.sse": { valid: false, code: "INVALID_JSON", index: 10 },
+  "schema-mismatch.sse": { valid: true },
 };
+/** The verdicts that change when the AG-UI event schema is checked too (`--strict`). */
+const STRICT: Record<string, Verdict> = {
+  "schema-mismatch.sse": { valid: false, code: "SCHEMA_MISMATCH", index: 8 },
+};
+const SCHEMA = new URL("../../dist/schema.js", import.meta.url).href;
 const NAMES = Object.keys(EXPECTED);
 /** A browser's network export holding chat.sse (as text) and owner-mismatch.sse (base64). */
 const HAR = "session.har";
@@ -52,7 +58,10 @@ function read(name: string): Buffer {
 }
 
 /** The library's verdict on a capture file, and the events it accepted. */
-async function verdict(name: string): Promise<{ verdict: Verdict; events: Lib.AgUiEvent[] }> {
+async function verdict(
+  name: string,
+  options: Lib.VerifierOptions = {},
+): Promise<{ verdict: Verdict; events: Lib.AgUiEvent[] }> {
   const bytes = read(name);
   const events: Lib.AgUiEvent[] = [];
   let error: unknown;
@@ -63,7 +72,7 @@ async function verdict(name: string): Promise<{ verdict: Verdict; events: Lib.Ag
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line));
     try {
-      lib.verifyAll(parsed);
+      lib.verifyAll(parsed, options);
       events.push(...(parsed as Lib.AgUiEvent[]));
     } catch (e) {
       error = e;
@@ -75,7 +84,7 @@ async function verdict(name: string): Promise<{ verdict: Verdict; events: Lib.Ag
         controller.close();
       },
     });
-    const reader = lib.verifiedEvents(body).getReader();
+    const reader = lib.verifiedEvents(body, options).getReader();
     try {
       for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value);
     } catch (e) {
@@ -114,6 +123,14 @@ describe.each(NAMES)("%s", (name) => {
     // As text first, for a readable diff; then as bytes, so a re-encoded file fails too.
     expect(read(name).toString("utf8")).toBe(expected);
     expect(read(name).equals(Buffer.from(expected ?? "", "utf8"))).toBe(true);
+  });
+
+  it("gets the expected verdict from the library with agUiSchema too", async () => {
+    const { agUiSchema } = (await import(/* @vite-ignore */ SCHEMA)) as {
+      agUiSchema: Lib.VerifierOptions["schema"];
+    };
+    const { verdict: got } = await verdict(name, { schema: agUiSchema });
+    expect(got).toEqual(STRICT[name] ?? EXPECTED[name]);
   });
 
   it("gets the expected verdict from the library", async () => {
@@ -343,4 +360,20 @@ describe(HAR, () => {
       });
     },
   );
+});
+
+describe.skipIf(!existsSync(CLI_SOURCE))("the CLI on each capture, with --strict", () => {
+  it.each(NAMES)("ag-ui-verify --strict examples/captures/%s --json", async (name) => {
+    const expected = STRICT[name] ?? EXPECTED[name];
+    const run = await cli([`examples/captures/${name}`, "--strict", "--json"]);
+    expect(run.code, run.stderr).toBe(expected?.valid ? 0 : 1);
+    const report = JSON.parse(run.stdout);
+    if (expected?.valid === false) {
+      expect(report.error).toMatchObject({ code: expected.code, index: expected.index });
+    }
+    if (STRICT[name] !== undefined) {
+      const at = messageStart(read(name), 8);
+      expect(report.error).toMatchObject({ field: "toolCallName", ...at });
+    }
+  });
 });
