@@ -762,3 +762,19 @@ describe("colour, help and version", () => {
     expect(stdout).toBe(`ag-ui-verify ${pkg.version}\n`);
   });
 });
+
+describe("docs/cli.md", () => {
+  it("shows the command's real output in every transcript (timings aside)", async () => {
+    // A computed specifier, so that type-checking needs no types for the script.
+    const script = new URL("../../scripts/cli-doc.mjs", import.meta.url).href;
+    const { transcripts, steady } = (await import(/* @vite-ignore */ script)) as {
+      transcripts: () => { documented: string; actual: string }[];
+      steady: (text: string) => string;
+    };
+    const blocks = transcripts();
+    expect(blocks.length).toBeGreaterThanOrEqual(10);
+    for (const { documented, actual } of blocks) {
+      expect(steady(documented), documented.split("\n")[0]).toBe(steady(actual));
+    }
+  });
+});
