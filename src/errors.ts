@@ -4,8 +4,43 @@
  * @module
  */
 
+/** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
+export type VerifyErrorCode =
+  | "INVALID_JSON"
+  | "SSE_BUFFER_OVERFLOW"
+  | "EVENT_NOT_OBJECT"
+  | "EVENT_TYPE_INVALID"
+  | "FIELD_MISSING"
+  | "FIELD_NULL"
+  | "FIELD_WRONG_TYPE"
+  | "SCHEMA_MISMATCH"
+  | "EVENT_BEFORE_RUN_STARTED"
+  | "RUN_ALREADY_STARTED"
+  | "STREAM_ENDED_BEFORE_RUN_STARTED"
+  | "EVENT_AFTER_RUN_CLOSED"
+  | "STREAM_ENDED_BEFORE_RUN_CLOSED"
+  | "TEXT_MESSAGE_ALREADY_OPEN"
+  | "TEXT_MESSAGE_NOT_OPEN"
+  | "TOOL_CALL_ALREADY_OPEN"
+  | "TOOL_CALL_NOT_OPEN"
+  | "REASONING_MESSAGE_ALREADY_OPEN"
+  | "REASONING_MESSAGE_NOT_OPEN"
+  | "TOOL_CALL_RESULT_BEFORE_END"
+  | "STEP_ALREADY_ACTIVE"
+  | "STEP_NOT_STARTED"
+  | "OPEN_AT_RUN_FINISHED"
+  | "INTERRUPT_OUTCOME_EMPTY"
+  | "OWNER_MISMATCH"
+  | "TOOL_CALL_PARENT_OWNER_MISMATCH"
+  | "STEP_OWNER_MISMATCH"
+  | "SUBAGENT_ALREADY_ACTIVE"
+  | "SUBAGENT_ALREADY_FINISHED"
+  | "SUBAGENT_PARENT_NOT_STARTED"
+  | "SUBAGENT_NOT_ACTIVE"
+  | "SUBAGENT_OPEN_AT_RUN_FINISHED";
+
 /** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
-const RULE_OF_CODE = {
+const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   INVALID_JSON: 0,
   SSE_BUFFER_OVERFLOW: 0,
   EVENT_NOT_OBJECT: 0,
@@ -38,10 +73,7 @@ const RULE_OF_CODE = {
   SUBAGENT_PARENT_NOT_STARTED: 12,
   SUBAGENT_NOT_ACTIVE: 12,
   SUBAGENT_OPEN_AT_RUN_FINISHED: 13,
-} as const;
-
-/** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
-export type VerifyErrorCode = keyof typeof RULE_OF_CODE;
+};
 
 function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {
   return Object.freeze(Object.keys(table).filter((key): key is VerifyErrorCode => key in table));
@@ -80,12 +112,14 @@ export type SseDecodeFailureCode = "INVALID_JSON" | "SSE_BUFFER_OVERFLOW";
  * ```
  */
 export class SseDecodeFailure {
+  /** Why decoding failed: data that is not JSON, or a message longer than `maxBufferSize`. */
   readonly code: SseDecodeFailureCode;
   /** The SSE data that failed to parse, when there is one. */
   readonly data: string | undefined;
   /** What the parser threw, if anything. */
   readonly cause: unknown;
 
+  /** Makes a failure value; the decoder does this, tests and custom decoders may too. */
   constructor(code: SseDecodeFailureCode, data?: string, cause?: unknown) {
     this.code = code;
     this.data = data;
@@ -95,11 +129,17 @@ export class SseDecodeFailure {
 
 /** The fields of a {@link VerifyError} besides its message. */
 export interface VerifyErrorInit {
+  /** See {@link VerifyError.code}. */
   code: VerifyErrorCode;
+  /** See {@link VerifyError.index}. */
   index: number;
+  /** See {@link VerifyError.eventType}. */
   eventType: string | undefined;
+  /** See {@link VerifyError.event}. */
   event: unknown;
+  /** See {@link VerifyError.field}. */
   field: string | undefined;
+  /** What was thrown while reading the event, if anything (a getter or Proxy trap). */
   cause?: unknown;
 }
 
@@ -125,6 +165,7 @@ const BRAND = Symbol.for("ag-ui-verify.VerifyError");
  * ```
  */
 export class VerifyError extends Error {
+  /** Always `"VerifyError"`. */
   override readonly name = "VerifyError";
   /** The rule number, 0–13 (rule 0: malformed input). */
   readonly rule: number;
@@ -143,6 +184,7 @@ export class VerifyError extends Error {
    */
   readonly field: string | undefined;
 
+  /** Made by the verifier; `rule` follows from `init.code`. */
   constructor(message: string, init: VerifyErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.rule = RULE_OF_CODE[init.code];

@@ -334,6 +334,7 @@ export class SseDecoder {
  * ```
  */
 export class SseDecoderStream extends TransformStream<Uint8Array | string, unknown> {
+  /** A decoder for one stream; `maxBufferSize` bounds an unfinished message. */
   constructor(options?: DecoderOptions) {
     let controller: TransformStreamDefaultController<unknown> | undefined;
     const decoder = new SseDecoder((value) => controller?.enqueue(value), options);

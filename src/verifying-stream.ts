@@ -26,6 +26,7 @@ import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier
 export class VerifyingTransformStream<
   O extends VerifierOptions = VerifierOptions,
 > extends TransformStream<unknown, EventOf<O>> {
+  /** A stream with its own {@link Verifier}, built with these options. */
   constructor(options?: O) {
     const verifier = new Verifier(options);
     super({
