@@ -8,6 +8,7 @@
 
 import type * as Lib from "../../src/index.ts";
 import type { AgUiEvent, RunAgentInput } from "../../src/index.ts";
+import type * as SchemaLib from "../../src/schema/index.ts";
 
 /** The input every case POSTs. */
 export const RUN_INPUT: RunAgentInput = {
@@ -95,14 +96,33 @@ export function violationRun(): unknown[] {
   ];
 }
 
-/** The parts of the library the runtime cases use. */
+/** Where {@link schemaMismatchRun} has its one event that `agUiSchema` rejects. */
+export const SCHEMA_MISMATCH_INDEX = 15;
+
+/**
+ * {@link validRun} with `role: "robot"` on the TEXT_MESSAGE_START of `m2` (index
+ * {@link SCHEMA_MISMATCH_INDEX}): in order by every rule, so only a schema check rejects it
+ * (`SCHEMA_MISMATCH`, field `role`).
+ */
+export function schemaMismatchRun(): unknown[] {
+  return validRun().map((event, i) =>
+    i === SCHEMA_MISMATCH_INDEX ? { ...event, role: "robot" } : event,
+  );
+}
+
+/**
+ * The parts of the library the runtime cases use: the main entry's, and `agUiSchema` from
+ * the `ag-ui-verify/schema` subpath.
+ */
 export interface RuntimeLib {
   runAgent: typeof Lib.runAgent;
   verifiedEvents: typeof Lib.verifiedEvents;
   verifyResponse: typeof Lib.verifyResponse;
+  verifyingFetch: typeof Lib.verifyingFetch;
   VerifyError: typeof Lib.VerifyError;
   HttpError: typeof Lib.HttpError;
   isVerifyError: typeof Lib.isVerifyError;
+  agUiSchema: typeof SchemaLib.agUiSchema;
 }
 
 /** One runtime case: `run` resolves, or throws an Error saying what went wrong. */
@@ -150,6 +170,47 @@ function describe(error: unknown): string {
   return show(error);
 }
 
+/**
+ * The events of an LF-framed SSE text (what `verifyingFetch` writes, its `lineEnds` being
+ * "lf"): the `data:` lines of each block that has any, other lines skipped. Written apart
+ * from the library, so that its output is checked by something other than itself.
+ */
+function decodeSse(text: string): unknown[] {
+  const events: unknown[] = [];
+  for (const block of text.split("\n\n")) {
+    const data = block
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
+    if (data.length > 0) events.push(JSON.parse(data.join("\n")));
+  }
+  return events;
+}
+
+/**
+ * Checks that `error` is a VerifyError, by `isVerifyError` and by `instanceof`, and has
+ * `want`'s fields.
+ */
+function checkVerifyError(
+  lib: RuntimeLib,
+  error: unknown,
+  want: Partial<Pick<Lib.VerifyError, "code" | "index" | "field" | "eventType">>,
+): void {
+  assert(lib.isVerifyError(error), `expected a VerifyError, got ${describe(error)}`);
+  assert(
+    error instanceof lib.VerifyError,
+    `isVerifyError holds but instanceof VerifyError does not: ${describe(error)}`,
+  );
+  for (const [key, value] of Object.entries(want)) {
+    equal(Reflect.get(error, key), value, `VerifyError ${key}`);
+  }
+}
+
+/** A body's text with its BOM, if any, kept (`Response.text()` drops it). */
+async function textOf(response: Response): Promise<string> {
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+}
+
 /** Reads every event with `for await`; returns them with the error that ended the stream, if any. */
 async function drain(
   stream: AsyncIterable<AgUiEvent>,
@@ -182,13 +243,7 @@ export function runtimeCases(lib: RuntimeLib, base: string): RuntimeCase[] {
         const { events, error, failed } = await drain(stream);
         assert(failed, `the violation run ended without an error after ${events.length} events`);
         sameEvents(events, validRun().slice(0, VIOLATION_PREFIX), "events before the violation");
-        assert(lib.isVerifyError(error), `expected a VerifyError, got ${describe(error)}`);
-        assert(
-          error instanceof lib.VerifyError,
-          `isVerifyError holds but instanceof VerifyError does not: ${describe(error)}`,
-        );
-        equal(error.code, "TEXT_MESSAGE_NOT_OPEN", "VerifyError code");
-        equal(error.index, VIOLATION_PREFIX, "VerifyError index");
+        checkVerifyError(lib, error, { code: "TEXT_MESSAGE_NOT_OPEN", index: VIOLATION_PREFIX });
       },
     },
     {
@@ -198,6 +253,102 @@ export function runtimeCases(lib: RuntimeLib, base: string): RuntimeCase[] {
         const { events, error, failed } = await drain(stream);
         assert(!failed, `the CRLF run errored after ${events.length} events: ${describe(error)}`);
         sameEvents(events, validRun(), "CRLF run");
+      },
+    },
+    {
+      name: "schema-checked run",
+      async run() {
+        const schema = { schema: lib.agUiSchema };
+        const valid = await drain(
+          await lib.runAgent(`${base}/run/valid?chunk=7`, RUN_INPUT, schema),
+        );
+        assert(
+          !valid.failed,
+          `the valid run errored with agUiSchema after ${valid.events.length} events: ` +
+            describe(valid.error),
+        );
+        sameEvents(valid.events, validRun(), "valid run with agUiSchema");
+
+        // Without the schema, the run with the robot is accepted whole: the rules allow it.
+        const url = `${base}/run/schema-mismatch`;
+        const unchecked = await drain(await lib.runAgent(url, RUN_INPUT));
+        assert(
+          !unchecked.failed,
+          `the schema-mismatch run errored without a schema: ${describe(unchecked.error)}`,
+        );
+        sameEvents(unchecked.events, schemaMismatchRun(), "schema-mismatch run without a schema");
+
+        const { events, error, failed } = await drain(await lib.runAgent(url, RUN_INPUT, schema));
+        assert(failed, `agUiSchema let the robot through: no error after ${events.length} events`);
+        sameEvents(
+          events,
+          validRun().slice(0, SCHEMA_MISMATCH_INDEX),
+          "events before the schema mismatch",
+        );
+        checkVerifyError(lib, error, {
+          code: "SCHEMA_MISMATCH",
+          index: SCHEMA_MISMATCH_INDEX,
+          field: "role",
+          eventType: "TEXT_MESSAGE_START",
+        });
+      },
+    },
+    {
+      name: "verifyingFetch",
+      async run() {
+        // The engine's own fetch, looked up by verifyingFetch at each call.
+        const verified = lib.verifyingFetch();
+        const post: RequestInit = {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "text/event-stream" },
+          body: JSON.stringify(RUN_INPUT),
+        };
+
+        // A valid run with heartbeat comments, `id:`, `event:` and `retry:` lines: the same
+        // bytes as the agent sent, which a re-encoding would not give, and its headers.
+        const valid = `${base}/run/rich?chunk=7`;
+        const sent = await textOf(await fetch(valid, post));
+        const response = await verified(valid, post);
+        equal(response.status, 200, "status of the verified valid run");
+        equal(response.headers.get("content-type"), "text/event-stream", "its content type");
+        equal(response.headers.get("x-request-id"), "req-42", "its x-request-id");
+        assert(
+          sent.startsWith("\ufeff") && sent.includes(": ping\nid: 1\n"),
+          `the agent's text has no BOM or no heartbeat: ${show(sent)}`,
+        );
+        const text = await textOf(response);
+        equal(text, sent, "the verified valid run's text");
+        sameEvents(decodeSse(text), validRun(), "the verified valid run's events");
+
+        // A run cut off mid-run ends with a RUN_ERROR message after the agent's own bytes.
+        const cut = `${base}/run/cut?events=4`;
+        const cutSent = await textOf(await fetch(cut, post));
+        const cutText = await textOf(await verified(cut, post));
+        assert(
+          cutText.startsWith(cutSent) && cutText.length > cutSent.length,
+          `the cut run should be the agent's bytes and then more: ${show(cutText)}`,
+        );
+        const events = decodeSse(cutText);
+        sameEvents(events.slice(0, -1), validRun().slice(0, 4), "the cut run's events");
+        const last = events.at(-1) as { type?: unknown; code?: unknown } | undefined;
+        equal(last?.type, "RUN_ERROR", "the cut run's last event type");
+        equal(last?.code, "STREAM_ENDED_BEFORE_RUN_CLOSED", "the cut run's RUN_ERROR code");
+
+        // Not an event stream, or not 2xx: the very Response the wrapped fetch returned.
+        const returned: Response[] = [];
+        const recording = lib.verifyingFetch({
+          fetch: async (input, init) => {
+            const r = await fetch(input, init);
+            returned.push(r);
+            return r;
+          },
+        });
+        for (const path of ["/content-type/text%2Fhtml", "/status/502"]) {
+          const r = await recording(`${base}${path}`, post);
+          assert(r === returned.at(-1), `${path}: verifyingFetch did not return fetch's Response`);
+          await r.body?.cancel();
+        }
+        equal(returned.length, 2, "calls of the wrapped fetch");
       },
     },
     {

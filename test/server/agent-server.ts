@@ -8,6 +8,8 @@
 //                         wait=ms    wait before sending the response head (default 0)
 //                         events=N   a longer valid run of about N events (longValidRun)
 //   /run/violation      violationRun(), same options
+//   /run/schema-mismatch schemaMismatchRun(), same options: ordered, but one event that
+//                       agUiSchema rejects
 //   /run/rich           validRun() as richSse() writes it (BOM, heartbeat comments, id:, event:,
 //                         retry:), with CORS, x-request-id and two set-cookie headers; same
 //                         options
@@ -31,7 +33,7 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo } from "node:net";
 import { extname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { longValidRun, validRun, violationRun } from "../runtime/cases.ts";
+import { longValidRun, schemaMismatchRun, validRun, violationRun } from "../runtime/cases.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -172,6 +174,9 @@ async function route(req: IncomingMessage, res: ServerResponse) {
 
   if (path === "/run/valid") return streamSse(res, sse(run(), crlf), query);
   if (path === "/run/violation") return streamSse(res, sse(violationRun(), crlf), query);
+  if (path === "/run/schema-mismatch") {
+    return streamSse(res, sse(schemaMismatchRun(), crlf), query);
+  }
   if (path === "/run/rich") return streamSse(res, richSse(run(), crlf), query, RICH_HEADERS);
   if (path === "/run/cut") {
     return streamSse(res, sse(validRun().slice(0, intParam(query, "events", 4)), crlf), query);
