@@ -1,6 +1,7 @@
 // The runtime cases (test/runtime/cases.ts) under Deno, through Deno's own fetch, against the
 // local agent server that test/runtimes/deno.test.ts starts and passes in AGENT_URL.
-import * as lib from "../../src/index.ts";
+import * as main from "../../src/index.ts";
+import { agUiSchema } from "../../src/schema/index.ts";
 import { runtimeCases } from "../runtime/cases.ts";
 
 const base = Deno.env.get("AGENT_URL");
@@ -12,4 +13,4 @@ Deno.test("engine is Deno", () => {
   if (typeof Deno.version.deno !== "string") throw new Error("not running in Deno");
 });
 
-for (const { name, run } of runtimeCases(lib, base)) Deno.test(name, run);
+for (const { name, run } of runtimeCases({ ...main, agUiSchema }, base)) Deno.test(name, run);

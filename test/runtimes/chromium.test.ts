@@ -1,6 +1,6 @@
 // Headless Chromium (Debian's `chromium`, driven by playwright-core), loading the built
-// package with no bundler: pages on the local agent server map `ag-ui-verify` and
-// `eventsource-parser` to dist/ files with an import map.
+// package with no bundler: pages on the local agent server map `ag-ui-verify`,
+// `ag-ui-verify/schema` and `eventsource-parser` to dist/ files with an import map.
 //   - test/browser/page.html runs the shared runtime cases with the browser's fetch;
 //   - examples/browser/index.html streams a run into the DOM.
 // Needs `npm run build` first (npm test does it).

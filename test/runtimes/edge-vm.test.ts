@@ -1,5 +1,5 @@
 // The runtime cases in a bare EdgeVM (@edge-runtime/vm), on the BUILT package: esbuild bundles
-// dist/index.js and the cases into one IIFE script, the VM evaluates it, and each vitest test
+// dist/index.js, dist/schema.js (`ag-ui-verify/schema`) and the cases into one IIFE script, the VM evaluates it, and each vitest test
 // runs one case inside the VM, through the VM's own fetch, against the local agent server.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -11,16 +11,18 @@ import { caseNames } from "./engine.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const dist = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const distSchema = fileURLToPath(new URL("../../dist/schema.js", import.meta.url));
 
 // Runs inside the VM. `__setup` builds the cases against the server; `__run(i)` runs case i
 // and resolves to a JSON string (plain data crosses the VM's realm boundary cleanly).
 const entry = `
-import * as lib from "../../dist/index.js";
+import * as main from "../../dist/index.js";
+import { agUiSchema } from "../../dist/schema.js";
 import { runtimeCases } from "../runtime/cases.ts";
 
 let cases = [];
 globalThis.__setup = (base) => {
-  cases = runtimeCases(lib, base);
+  cases = runtimeCases({ ...main, agUiSchema }, base);
   return JSON.stringify(cases.map((c) => c.name));
 };
 globalThis.__run = async (i) => {
@@ -38,7 +40,9 @@ let server: AgentServer;
 let vm: EdgeVM;
 
 beforeAll(async () => {
-  if (!existsSync(dist)) throw new Error("dist/index.js is missing: run `npm run build` first");
+  for (const file of [dist, distSchema]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  }
   const bundle = await build({
     stdin: { contents: entry, resolveDir: here, sourcefile: "edge-vm-entry.js", loader: "js" },
     bundle: true,
@@ -59,6 +63,7 @@ beforeAll(async () => {
   const inputs = Object.keys(bundle.metafile.inputs);
   expect(inputs.filter((path) => path.startsWith("src/"))).toEqual([]);
   expect(inputs).toContain("dist/index.js");
+  expect(inputs).toContain("dist/schema.js");
   server = await startAgentServer();
   vm = new EdgeVM();
   vm.evaluate(code);

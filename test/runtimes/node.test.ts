@@ -1,26 +1,31 @@
 // The runtime cases under Node, through Node's own global fetch, against the BUILT package
-// (dist/index.js; `npm test` builds first).
+// (dist/index.js, and dist/schema.js for `ag-ui-verify/schema`; `npm test` builds first).
 
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type RuntimeLib, runtimeCases } from "../runtime/cases.ts";
 import { type AgentServer, startAgentServer } from "../server/agent-server.ts";
 
-// A computed specifier, so that type-checking does not need a build.
+// Computed specifiers, so that type-checking does not need a build.
 const DIST = new URL("../../dist/index.js", import.meta.url).href;
+const DIST_SCHEMA = new URL("../../dist/schema.js", import.meta.url).href;
 
 let server: AgentServer;
 let lib: RuntimeLib;
 
 beforeAll(async () => {
   server = await startAgentServer();
-  lib = (await import(/* @vite-ignore */ DIST)) as RuntimeLib;
+  const [main, schema] = await Promise.all([
+    import(/* @vite-ignore */ DIST),
+    import(/* @vite-ignore */ DIST_SCHEMA),
+  ]);
+  lib = { ...main, agUiSchema: schema.agUiSchema } as RuntimeLib;
 });
 
 afterAll(async () => {
   await server?.close();
 });
 
-describe("Node: the runtime cases against dist/index.js", () => {
+describe("Node: the runtime cases against dist/index.js and dist/schema.js", () => {
   // Only the names are read here; the cases run with the real library and URL below.
   for (const { name } of runtimeCases({} as RuntimeLib, "")) {
     it(name, async () => {

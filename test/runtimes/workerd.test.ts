@@ -5,7 +5,8 @@
 //   - "proxy": examples/worker/worker.ts, with the local agent server as `UPSTREAM`, plus a
 //     /__runtime route reporting `navigator.userAgent`;
 //   - "cases": the shared runtime cases (test/runtime/cases.ts), run on request with the
-//     worker's own fetch against the agent server, answering a JSON report.
+//     worker's own fetch against the agent server, answering a JSON report; `agUiSchema`
+//     comes from `ag-ui-verify/schema` (dist/schema.js), as a Worker would import it.
 // Needs `npm run build` first (npm test does it).
 
 import { type ChildProcess, spawn } from "node:child_process";
@@ -44,12 +45,13 @@ export default {
 `;
 
 const CASES_ENTRY = `
-import * as lib from "ag-ui-verify";
+import * as main from "ag-ui-verify";
+import { agUiSchema } from "ag-ui-verify/schema";
 import { runtimeCases } from "./test/runtime/cases.ts";
 export default {
   async fetch(request, env) {
     const name = new URL(request.url).searchParams.get("case");
-    const cases = runtimeCases(lib, env.UPSTREAM).filter((c) => name === null || c.name === name);
+    const cases = runtimeCases({ ...main, agUiSchema }, env.UPSTREAM).filter((c) => name === null || c.name === name);
     const report = [];
     for (const c of cases) {
       try {
