@@ -47,8 +47,15 @@ const BRAND = Symbol.for("ag-ui-verify.HttpError");
  *
  * @example
  * ```ts
- * import { HttpError, runAgent } from "ag-ui-verify";
- * try { await runAgent(url, input); } catch (e) { if (e instanceof HttpError) console.log(e.status); }
+ * import { HttpError, type RunAgentInput, runAgent } from "ag-ui-verify";
+ * const input: RunAgentInput = {
+ *   threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {},
+ * };
+ * try {
+ *   await runAgent("https://agent.example/run", input);
+ * } catch (e) {
+ *   if (e instanceof HttpError) console.log(e.status); // e.g. 401
+ * }
  * ```
  */
 export class HttpError extends Error {

@@ -15,11 +15,13 @@ import type { AgUiEvent } from "./events.ts";
  * ```ts
  * import { SseDecoderStream, SseEncoderStream, VerifyingTransformStream } from "ag-ui-verify";
  * // A proxy that forwards only a valid stream:
- * const body = upstream.body!
- *   .pipeThrough(new SseDecoderStream())
- *   .pipeThrough(new VerifyingTransformStream())
- *   .pipeThrough(new SseEncoderStream());
- * return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * function forward(upstream: Response): Response {
+ *   const body = upstream.body!
+ *     .pipeThrough(new SseDecoderStream())
+ *     .pipeThrough(new VerifyingTransformStream())
+ *     .pipeThrough(new SseEncoderStream());
+ *   return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * }
  * ```
  */
 export class SseEncoderStream extends TransformStream<AgUiEvent, Uint8Array> {

@@ -106,9 +106,13 @@ export type SseDecodeFailureCode = "INVALID_JSON" | "SSE_BUFFER_OVERFLOW";
  *
  * @example
  * ```ts
- * import { SseDecodeFailure, Verifier } from "ag-ui-verify";
+ * import { isVerifyError, SseDecodeFailure, Verifier } from "ag-ui-verify";
  * const v = new Verifier();
- * try { v.verify(new SseDecodeFailure("INVALID_JSON", "[DONE]")); } catch (e) { e.code; } // "INVALID_JSON"
+ * try {
+ *   v.verify(new SseDecodeFailure("INVALID_JSON", "[DONE]"));
+ * } catch (e) {
+ *   if (isVerifyError(e)) console.log(e.code); // "INVALID_JSON"
+ * }
  * ```
  */
 export class SseDecodeFailure {

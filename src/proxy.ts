@@ -65,7 +65,9 @@ const utf8 = new TextEncoder();
  * @example
  * ```ts
  * import { verifyResponse } from "ag-ui-verify";
- * export default {
+ *
+ * // A Worker's handler (the module's default export in a Cloudflare Worker):
+ * const worker = {
  *   async fetch(request: Request): Promise<Response> {
  *     const upstream = await fetch("https://agent.internal/run", request);
  *     if (!upstream.ok) return upstream;

@@ -22,10 +22,17 @@ import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier
  *
  * @example
  * ```ts
- * import { verifiedEvents } from "ag-ui-verify";
- * const response = await fetch("https://agent.example/run", { method: "POST", body: input });
+ * import { type RunAgentInput, verifiedEvents } from "ag-ui-verify";
+ * const input: RunAgentInput = {
+ *   threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {},
+ * };
+ * const response = await fetch("https://agent.example/run", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", accept: "text/event-stream" },
+ *   body: JSON.stringify(input),
+ * });
  * const reader = verifiedEvents(response.body).getReader();
- * for (let r = await reader.read(); !r.done; r = await reader.read()) render(r.value);
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) console.log(r.value.type);
  * ```
  */
 export function verifiedEvents<

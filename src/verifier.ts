@@ -58,10 +58,14 @@ export type EventOf<O> = O extends { readonly schema: infer S extends StandardSc
  *
  * @example
  * ```ts
- * import { Verifier } from "ag-ui-verify";
+ * import { isVerifyError, Verifier } from "ag-ui-verify";
  * const v = new Verifier();
  * v.verify({ type: "RUN_STARTED", threadId: "t1", runId: "r1" });
- * v.verify({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "hi" }); // throws TEXT_MESSAGE_NOT_OPEN
+ * try {
+ *   v.verify({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "hi" });
+ * } catch (e) {
+ *   if (isVerifyError(e)) console.log(e.code); // "TEXT_MESSAGE_NOT_OPEN"
+ * }
  * ```
  */
 export class Verifier<O extends VerifierOptions = VerifierOptions> {
@@ -201,9 +205,13 @@ export function verifyAll(events: Iterable<unknown>, options?: VerifierOptions):
  *
  * @example
  * ```ts
- * import { validateRunOutcome } from "ag-ui-verify";
+ * import { isVerifyError, validateRunOutcome } from "ag-ui-verify";
  * validateRunOutcome({ type: "interrupt", interrupts: [{ id: "i1", reason: "confirm" }] }); // ok
- * validateRunOutcome({ type: "interrupt", interrupts: [] }); // throws INTERRUPT_OUTCOME_EMPTY
+ * try {
+ *   validateRunOutcome({ type: "interrupt", interrupts: [] });
+ * } catch (e) {
+ *   if (isVerifyError(e)) console.log(e.code); // "INTERRUPT_OUTCOME_EMPTY"
+ * }
  * ```
  */
 export function validateRunOutcome(outcome: unknown): void {

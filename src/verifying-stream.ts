@@ -19,8 +19,12 @@ import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier
  * @example
  * ```ts
  * import { VerifyingTransformStream } from "ag-ui-verify";
+ * const events = [
+ *   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+ *   { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+ * ];
  * const checked = ReadableStream.from(events).pipeThrough(new VerifyingTransformStream());
- * for await (const event of checked) render(event);
+ * for await (const event of checked) console.log(event.type); // RUN_STARTED, RUN_FINISHED
  * ```
  */
 export class VerifyingTransformStream<
