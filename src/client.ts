@@ -21,8 +21,11 @@ export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Aborting cancels the request, or the event stream once it is open, with the reason. */
   signal?: AbortSignal | undefined;
-  /** Extra request headers; a `content-type` or `accept` here replaces the default one. */
-  headers?: HeadersInit | undefined;
+  /**
+   * Extra request headers; a `content-type` or `accept` here replaces the default one.
+   * Spelled out rather than `HeadersInit`, which only the DOM lib declares.
+   */
+  headers?: Headers | Record<string, string> | [string, string][] | undefined;
   /**
    * Expand `*_CHUNK` events into the start, content and end events they stand for (SPEC
    * §15), after verifying the raw stream. Default false.

@@ -5,8 +5,14 @@
 
 import { type VerifyResponseOptions, verifyResponse } from "./proxy.ts";
 
-/** A function with `fetch`'s signature. */
-export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+/**
+ * A function with `fetch`'s signature, written with types every runtime declares (the DOM
+ * lib's `RequestInfo` is `Request | string`).
+ */
+export type FetchFunction = (
+  input: Request | string | URL,
+  init?: RequestInit,
+) => Promise<Response>;
 
 /** Options of {@link verifyingFetch}. */
 export interface VerifyingFetchOptions extends VerifyResponseOptions {
