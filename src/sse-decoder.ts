@@ -30,15 +30,6 @@ const COLON = 58;
 const BOM = 0xfeff;
 const BOM_BYTES = 3;
 
-/** Where a dispatched message sits in the input. */
-interface Span {
-  readonly line: number;
-  readonly offset: number;
-  /** The safe offset before the message, and just after its blank line. */
-  readonly before: number;
-  readonly end: number;
-}
-
 /**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
  * The parser holds a chunk-final CR back in case an LF follows, and loses it when the next
@@ -83,10 +74,19 @@ export class SseDecoder {
   #messageOffset = 0;
   /** The end of the last blank line or heartbeat comment walked. */
   #boundary = 0;
-  /** Messages walked but not yet dispatched by the parser. */
-  #spans: Span[] = [];
+  /**
+   * Messages walked in the current chunk, for the parser to dispatch: four numbers each
+   * (start line, start offset, safe offset before it, end), numbers rather than objects
+   * because there is one per event. #queued counts the numbers in use, #next is the next
+   * message's first.
+   */
+  readonly #spans: number[] = [];
+  #queued = 0;
   #next = 0;
-  #current: Span | undefined = undefined;
+  /** Where the message being emitted starts and ends; #currentEnd is -1 outside one. */
+  #currentLine = 1;
+  #currentOffset = 0;
+  #currentEnd = -1;
   #safe = 0;
 
   constructor(
@@ -128,10 +128,9 @@ export class SseDecoder {
 
   /** (positions) Where the message being emitted starts: its first line that is not a comment. */
   get messageStart(): SsePosition {
-    const span = this.#current;
-    return span === undefined
+    return this.#currentEnd === -1
       ? { line: this.#messageLine, offset: this.#messageOffset }
-      : { line: span.line, offset: span.offset };
+      : { line: this.#currentLine, offset: this.#currentOffset };
   }
 
   /**
@@ -208,94 +207,147 @@ export class SseDecoder {
   }
 
   /**
-   * Walks the line ends of `text` (the decoded `bytes`, when the input is bytes), noting
+   * Walks the line ends of `text` (the decoded `bytes`, when the input is bytes), queueing
    * where each message that the parser will dispatch starts and ends. `heldAt` is the
-   * offset of a held CR that `text` starts with, or -1.
+   * offset of a held CR that `text` starts with, or -1. The walk's state lives in locals
+   * and is written back once.
    */
   #walk(text: string, bytes: Uint8Array | undefined, shift: number, heldAt: number): void {
-    // Offsets of line ends in `bytes` follow those in `text` one for one: the UTF-8 decoder
-    // never turns an ASCII byte into anything else, and CR and LF are ASCII.
+    const base = this.#base;
+    const spans = this.#spans;
+    let queued = 0;
+    let line = this.#line;
+    let lineStart = this.#lineStart;
+    let head = this.#lineHead;
+    let assembling = this.#assembling;
+    let hasData = this.#hasData;
+    let messageLine = this.#messageLine;
+    let messageOffset = this.#messageOffset;
+    let boundary = this.#boundary;
+    // A line end's byte offset is found from the text's: CR and LF are ASCII, and a
+    // character takes at least as many bytes as UTF-16 code units, so the line end sits at
+    // or after `byteAt` plus the line's length in code units. Only the chunk's first line
+    // may start with a character whose bytes came in earlier chunks (at most two code
+    // units): until a line end is found in `bytes`, the guess allows for it.
     let byteAt = 0;
+    let slack = 2;
     let i = 0;
-    // Where the next CR and LF are; -2: not looked for yet, -1: none left.
-    let cr = -2;
+    // Where the next CR and LF are; -1: none left.
+    let cr = text.indexOf("\r");
     let lf = -2;
-    while (i < text.length) {
+    const length = text.length;
+    while (i < length) {
+      if (lf !== -1 && lf < i) lf = text.charCodeAt(i) === LF ? i : text.indexOf("\n", i);
       if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
-      if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
       const t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
       if (t === -1) {
-        if (this.#lineHead.length < 5) this.#lineHead += text.slice(i, i + 5);
-        return;
+        if (head.length < 5) head += text.slice(i, i + 5);
+        break;
       }
-      const code = text.charCodeAt(t);
-      const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
+      let width = 1;
+      let code = LF;
+      if (t === cr) {
+        code = CR;
+        if (text.charCodeAt(t + 1) === LF) width = 2;
+      }
       let at: number;
       if (t === 0 && heldAt >= 0) {
         at = heldAt;
         byteAt = width - 1;
+        if (width === 2) slack = 0;
       } else if (bytes === undefined) {
-        at = this.#base + shift + t;
+        at = base + shift + t;
       } else {
-        byteAt = bytes.indexOf(code, byteAt);
-        at = this.#base + byteAt;
-        byteAt += width;
+        let p = byteAt + t - i - slack;
+        if (p < byteAt) p = byteAt;
+        // Usually a few bytes off (the line's multi-byte characters): a loop is cheaper than
+        // calling indexOf, until the line turns out long.
+        for (let k = 0; bytes[p] !== code; p++) {
+          if (++k === 64) {
+            p = bytes.indexOf(code, p);
+            break;
+          }
+        }
+        at = base + p;
+        byteAt = p + width;
+        slack = 0;
       }
       const next = at + width;
-      let head = this.#lineHead;
       if (head === "") {
         // The whole line is in `text`: read its start there.
-        if (t === i) this.#blank(next);
-        else if (text.charCodeAt(i) === COLON && !this.#assembling) this.#boundary = next;
-        else this.#field(t - i === 4 ? text.startsWith("data", i) : text.startsWith("data:", i));
+        if (t === i) {
+          // A blank line: the end of a message, which the parser dispatches if it has data.
+          if (hasData) {
+            spans[queued] = messageLine;
+            spans[queued + 1] = messageOffset;
+            spans[queued + 2] = boundary;
+            spans[queued + 3] = next;
+            queued += 4;
+          }
+          assembling = false;
+          hasData = false;
+          boundary = next;
+        } else if (text.charCodeAt(i) === COLON && !assembling) {
+          boundary = next;
+        } else {
+          if (!assembling) {
+            assembling = true;
+            messageLine = line;
+            messageOffset = lineStart;
+          }
+          // "data" or "data:…" (startsWith costs more than comparing codes).
+          if (
+            !hasData &&
+            text.charCodeAt(i) === 100 &&
+            text.charCodeAt(i + 1) === 97 &&
+            text.charCodeAt(i + 2) === 116 &&
+            text.charCodeAt(i + 3) === 97 &&
+            (t - i === 4 || text.charCodeAt(i + 4) === COLON)
+          )
+            hasData = true;
+        }
       } else {
         if (head.length < 5) head += text.slice(i, Math.min(t, i + 5));
-        this.#lineHead = "";
-        if (head.charCodeAt(0) === COLON && !this.#assembling) this.#boundary = next;
-        // A head shorter than five characters is the whole line.
-        else this.#field(head === "data" || head.startsWith("data:"));
+        if (head.charCodeAt(0) === COLON && !assembling) boundary = next;
+        else {
+          if (!assembling) {
+            assembling = true;
+            messageLine = line;
+            messageOffset = lineStart;
+          }
+          // A head shorter than five characters is the whole line.
+          if (head === "data" || head.startsWith("data:")) hasData = true;
+        }
+        head = "";
       }
-      this.#line++;
-      this.#lineStart = next;
+      line++;
+      lineStart = next;
       i = t + width;
     }
-  }
-
-  /** A field line of the message being assembled. */
-  #field(data: boolean): void {
-    if (!this.#assembling) {
-      this.#assembling = true;
-      this.#messageLine = this.#line;
-      this.#messageOffset = this.#lineStart;
-    }
-    if (data) this.#hasData = true;
-  }
-
-  /** A blank line: the end of a message, which the parser dispatches if it has data. */
-  #blank(next: number): void {
-    if (this.#hasData) {
-      this.#spans.push({
-        line: this.#messageLine,
-        offset: this.#messageOffset,
-        before: this.#boundary,
-        end: next,
-      });
-    }
-    this.#assembling = false;
-    this.#hasData = false;
-    this.#boundary = next;
+    this.#queued = queued;
+    this.#next = 0;
+    this.#line = line;
+    this.#lineStart = lineStart;
+    this.#lineHead = head;
+    this.#assembling = assembling;
+    this.#hasData = hasData;
+    this.#messageLine = messageLine;
+    this.#messageOffset = messageOffset;
+    this.#boundary = boundary;
   }
 
   #message(data: string): void {
     if (this.#stopped) return;
     if (this.#positions) {
-      const span = this.#spans[this.#next++];
-      if (this.#next === this.#spans.length) {
-        this.#spans = [];
-        this.#next = 0;
+      const k = this.#next;
+      if (k < this.#queued) {
+        const spans = this.#spans;
+        this.#currentLine = spans[k] ?? 0;
+        this.#currentOffset = spans[k + 1] ?? 0;
+        this.#safe = spans[k + 2] ?? 0;
+        this.#currentEnd = spans[k + 3] ?? 0;
+        this.#next = k + 4;
       }
-      this.#current = span;
-      if (span !== undefined) this.#safe = span.before;
     }
     let value: unknown;
     try {
@@ -305,9 +357,9 @@ export class SseDecoder {
       return;
     }
     this.#emit(value);
-    if (this.#current !== undefined) {
-      this.#safe = this.#current.end;
-      this.#current = undefined;
+    if (this.#currentEnd !== -1) {
+      this.#safe = this.#currentEnd;
+      this.#currentEnd = -1;
     }
   }
 
