@@ -6,7 +6,7 @@
  */
 
 import process from "node:process";
-import { parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker } from "node:worker_threads";
 import { UsageError } from "./args.ts";
 import type { CheckOptions } from "./check.ts";
 import { readHar } from "./har.ts";
@@ -58,9 +58,12 @@ export function checkItem(item: Item, options: CheckOptions): Outcome {
   }
 }
 
-/** The worker's side: claim items and check them until none is left, sending each outcome. */
+/** The worker's side: given the job, claim items and check them until none is left. */
 export function serveWorker(): void {
-  const job: Job = workerData;
+  parentPort?.once("message", (job: Job) => work(job));
+}
+
+function work(job: Job): void {
   for (let i = claim(job); i !== undefined; i = claim(job)) {
     // Far ahead of what was handed on: wait, so results do not pile up in memory.
     for (let d = Atomics.load(job.counters, DELIVERED); i - d >= WINDOW; ) {
@@ -76,14 +79,21 @@ export function serveWorker(): void {
 }
 
 /**
- * Checks `items` with `jobs` lanes (this thread, plus workers that load this same module),
- * each claiming the next item from a shared counter, and calls `deliver` for each
- * outcome, in item order.
+ * Starts `count` workers (threads that load this same module), before the inputs are
+ * known: a worker takes a while to start, and finding the inputs can take as long.
+ */
+export function startWorkers(count: number): Worker[] {
+  return Array.from({ length: Math.max(count, 0) }, () => new Worker(new URL(import.meta.url)));
+}
+
+/**
+ * Checks `items` in this thread and in `workers`, each lane claiming the next item from a
+ * shared counter, and calls `deliver` for each outcome, in item order. Ends the workers.
  */
 export async function checkItems(
   items: readonly Item[],
   options: CheckOptions,
-  jobs: number,
+  workers: readonly Worker[],
   deliver: (outcome: Outcome) => void,
 ): Promise<void> {
   const job: Job = { items, options, counters: new Int32Array(new SharedArrayBuffer(8)) };
@@ -118,18 +128,16 @@ export async function checkItems(
     Atomics.notify(job.counters, DELIVERED);
     wake?.();
   };
-  const workers: Worker[] = [];
   let failure: ((error: unknown) => void) | undefined;
   const failed = new Promise<never>((_, reject) => {
     failure = reject;
   });
-  for (let k = 0; k < Math.min(jobs, items.length) - 1; k++) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: job });
+  for (const worker of workers) {
     worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome | null }) =>
       finished(i, outcome),
     );
     worker.on("error", (error) => failure?.(error));
-    workers.push(worker);
+    worker.postMessage(job);
   }
   const until = () =>
     new Promise<void>((resolve) => {

@@ -13,7 +13,7 @@ import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { isMainThread } from "node:worker_threads";
 import { HELP, type Options, parseOptions, UsageError } from "./args.ts";
-import { checkItems, serveWorker } from "./corpus.ts";
+import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
 import { expand } from "./inputs.ts";
 import { checkFile, checkStream, messageOf } from "./read.ts";
 import { jsonReport, plural, type Result, style, textReport } from "./report.ts";
@@ -94,6 +94,7 @@ function oneCapture(paths: readonly string[]): boolean {
 /** Checks many inputs: NDJSON or a summary on stdout. */
 async function corpus(options: Options): Promise<number> {
   const start = performance.now();
+  const workers = startWorkers(options.jobs - 1);
   const items = expand(options.paths, options.extensions);
   const summary = new Summary();
   const progress = new Progress(items.length, process.stderr.isTTY === true);
@@ -104,7 +105,7 @@ async function corpus(options: Options): Promise<number> {
   let done = 0;
   // NDJSON lines go out in batches: one write per line costs more than checking a capture.
   let lines = "";
-  await checkItems(items, options, options.jobs, (outcome) => {
+  await checkItems(items, options, workers, (outcome) => {
     summary.add(outcome);
     for (const report of outcome.reports) {
       if (options.json) lines += `${JSON.stringify(report)}\n`;
