@@ -11,6 +11,8 @@
  *     (a zod parse of every event) before `transformChunks`; that is schema validation, not
  *     ordering verification, so it is left out unless `--enforce` is passed.
  * (c) `verifiedEvents(body)` from ../dist/index.js.
+ * (d) `verifiedEvents(body, { schema: agUiSchema })`: the same, also checking every field of
+ *     every event (../dist/schema.js); d/c is what the schema check costs in the pipeline.
  *
  * Inputs: the three run shapes of bench/runs.mjs, encoded as SSE (`data: <json>\n\n` per
  * event, UTF-8), cut into chunks of each size (cuts fall anywhere, also inside multi-byte
@@ -75,6 +77,7 @@ try {
 }
 const { verifiedEvents } = dist;
 if (typeof verifiedEvents !== "function") fail("dist/index.js does not export verifiedEvents");
+const { agUiSchema } = await import("../dist/schema.js");
 
 // A real GC for the memory samples, without re-spawning node (as in verify.bench.mjs).
 const gc = exposeGc();
@@ -124,9 +127,9 @@ function official(body) {
   });
 }
 
-/** (c) ag-ui-verify. */
-async function ours(body) {
-  const reader = verifiedEvents(body).getReader();
+/** (c) ag-ui-verify, and (d) with the schema check. */
+async function ours(body, options) {
+  const reader = verifiedEvents(body, options).getReader();
   let n = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -139,6 +142,7 @@ const PIPELINES = [
   { key: "a", label: "(a) floor: decode+parse", run: floor },
   { key: "b", label: `(b) @ag-ui/client${ENFORCE ? " +enforce" : ""}`, run: official },
   { key: "c", label: "(c) verifiedEvents", run: ours },
+  { key: "d", label: "(d) + agUiSchema", run: (body) => ours(body, { schema: agUiSchema }) },
 ];
 
 /** Runs one pass; resolves to the count, or to the error's description. */
@@ -205,7 +209,7 @@ console.log(
 
 const started = performance.now();
 const rows = [];
-const ratios = { ca: [], cb: [] };
+const ratios = { ca: [], cb: [], dc: [] };
 const parseRates = [];
 for (const name of selected) {
   const events = RUNS[name](N_EVENTS);
@@ -260,7 +264,7 @@ for (const name of selected) {
     let rounds = Math.max(1, Math.min(ROUNDS, Math.floor(BUDGET_MS / roundMs)));
     if (rounds % 2 === 0) rounds--;
 
-    const samples = { a: [], b: [], c: [] };
+    const samples = { a: [], b: [], c: [], d: [] };
     for (let r = 0; r < rounds; r++) {
       // Rotate the order each round, so no pipeline always runs right after another.
       for (let k = 0; k < PIPELINES.length; k++) {
@@ -272,14 +276,20 @@ for (const name of selected) {
       const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(" ");
       console.log(
         `${name} ${fmtChunk(size)} samples (ms) a: ${fmt(samples.a)} | b: ${fmt(samples.b)} | ` +
-          `c: ${fmt(samples.c)}`,
+          `c: ${fmt(samples.c)} | d: ${fmt(samples.d)}`,
       );
     }
-    const ms = { a: median(samples.a), b: median(samples.b), c: median(samples.c) };
+    const ms = {
+      a: median(samples.a),
+      b: median(samples.b),
+      c: median(samples.c),
+      d: median(samples.d),
+    };
     const cell = (k) =>
       `${fmtRate(n / (ms[k] / 1000))} ev/s ${(bytes.length / 1e3 / ms[k]).toFixed(0).padStart(4)} MB/s`;
     ratios.ca.push(ms.a / ms.c);
     ratios.cb.push(ms.b / ms.c);
+    ratios.dc.push(ms.c / ms.d);
     rows.push([
       name,
       fmtInt(n),
@@ -289,8 +299,10 @@ for (const name of selected) {
       cell("a"),
       cell("b"),
       cell("c"),
+      cell("d"),
       `${(ms.a / ms.c).toFixed(1)}x`,
       `${(ms.b / ms.c).toFixed(1)}x`,
+      `${(ms.c / ms.d).toFixed(2)}x`,
     ]);
   }
 }
@@ -306,8 +318,10 @@ printTable(
     PIPELINES[0].label,
     PIPELINES[1].label,
     PIPELINES[2].label,
+    PIPELINES[3].label,
     "c/a",
     "c/b",
+    "d vs c",
   ],
   rows,
 );
@@ -315,6 +329,10 @@ const range = (xs) => `${Math.min(...xs).toFixed(1)}x–${Math.max(...xs).toFixe
 console.log(
   `\nspeed ratios of (c): vs (a) ${range(ratios.ca)} (target >= 2.5x); ` +
     `vs (b) ${range(ratios.cb)} (target >= 4x)`,
+);
+console.log(
+  `speed of (d), with the schema check, as a share of (c): ${ratios.dc.map((x) => x.toFixed(2)).join(", ")} ` +
+    `(min ${Math.min(...ratios.dc).toFixed(2)}x; target >= 0.85x)`,
 );
 console.log(`reference, no streams: JSON.parse of each event alone: ${parseRates.join(", ")}`);
 console.log(`throughput section ${((performance.now() - started) / 1000).toFixed(1)} s`);
