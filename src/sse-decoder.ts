@@ -27,8 +27,23 @@ const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 const LF = 10;
 const CR = 13;
 const COLON = 58;
+const SPACE = 32;
 const BOM = 0xfeff;
 const BOM_BYTES = 3;
+
+/**
+ * Whether the line in `s` from `i` (ending at `end`, or -1 if not known) is a `data` field:
+ * "data:…", or "data" alone.
+ */
+function isData(s: string, i: number, end: number): boolean {
+  return (
+    s.charCodeAt(i) === 100 &&
+    s.charCodeAt(i + 1) === 97 &&
+    s.charCodeAt(i + 2) === 116 &&
+    s.charCodeAt(i + 3) === 97 &&
+    (s.charCodeAt(i + 4) === COLON || end - i === 4)
+  );
+}
 
 /**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
@@ -37,9 +52,10 @@ const BOM_BYTES = 3;
  * next chunk, and feeds a confirmed lone CR as CRLF (SPEC §12: chunk boundaries never
  * change what is decoded).
  *
- * With `positions: true` it also walks the line ends of what it feeds, to tell where each
+ * With `positions: true` it also walks the lines of what it feeds, to tell where each
  * message starts ({@link SseDecoder.messageStart}) and how much of the input is done with
- * ({@link SseDecoder.safe}), for the proxy and the command. Offsets are in bytes for byte
+ * ({@link SseDecoder.safe}), for the proxy and the command: up to the end of each message
+ * as the parser dispatches it, and the rest after the chunk. Offsets are in bytes for byte
  * input, in UTF-16 code units for string input.
  *
  * After a decode failure (passed on as an {@link SseDecodeFailure}) it is `stopped` and
@@ -63,10 +79,12 @@ export class SseDecoder {
   #base = 0;
 
   // The line walk (positions only). The current line has started when #lineHead is not
-  // empty; it holds the line's first characters, enough to tell a `data` field.
+  // empty: it holds the line's first characters (enough to tell a `data` field), and
+  // #headLength counts them all.
   #line = 1;
-  #lineHead = "";
   #lineStart = 0;
+  #lineHead = "";
+  #headLength = 0;
   /** Whether the message being assembled has a field line, and a `data` one. */
   #assembling = false;
   #hasData = false;
@@ -74,20 +92,25 @@ export class SseDecoder {
   #messageOffset = 0;
   /** The end of the last blank line or heartbeat comment walked. */
   #boundary = 0;
-  /**
-   * Messages walked in the current chunk, for the parser to dispatch: four numbers each
-   * (start line, start offset, safe offset before it, end), numbers rather than objects
-   * because there is one per event. #queued counts the numbers in use, #next is the next
-   * message's first.
-   */
-  readonly #spans: number[] = [];
-  #queued = 0;
-  #next = 0;
   /** Where the message being emitted starts and ends; #currentEnd is -1 outside one. */
   #currentLine = 1;
   #currentOffset = 0;
   #currentEnd = -1;
   #safe = 0;
+  // The text being fed and its bytes (positions only). The walk has read it up to code unit
+  // #at, and (see #lineEnd) byte #byteAt of the chunk, give or take #slack.
+  #fed = "";
+  #bytes: Uint8Array | undefined = undefined;
+  /** For string input: the offset of `#fed[0]` from the start of the chunk. */
+  #shift = 0;
+  /** The offset of a held CR that #fed starts with, or -1. */
+  #heldStart = -1;
+  #at = 0;
+  #byteAt = 0;
+  #slack = 0;
+  /** The next CR and LF in #fed (if not below #at); -1: none left, -2: not looked for. */
+  #cr = -2;
+  #lf = -2;
 
   constructor(
     emit: (value: unknown) => void,
@@ -200,135 +223,201 @@ export class SseDecoder {
       }
       if (text === "") return;
     }
-    if (this.#positions) this.#walk(text, bytes, shift, held ? heldAt : -1);
+    if (this.#positions) {
+      this.#fed = text;
+      this.#bytes = bytes;
+      this.#shift = shift;
+      this.#heldStart = held ? heldAt : -1;
+      this.#at = 0;
+      this.#byteAt = 0;
+      this.#slack = 2;
+      this.#cr = -2;
+      this.#lf = -2;
+    }
     // Every CR left in `text` is a whole line end; the parser would hold a final one back.
+    // It dispatches messages as it is fed, and #message walks up to the end of each; what
+    // is left is walked after.
     this.#parser.feed(text.charCodeAt(text.length - 1) === CR ? `${text}\n` : text);
-    if (this.#positions && !this.#stopped) this.#safe = this.#boundary;
+    if (this.#positions && !this.#stopped) {
+      this.#walk(undefined);
+      this.#safe = this.#boundary;
+    }
   }
 
   /**
-   * Walks the line ends of `text` (the decoded `bytes`, when the input is bytes), queueing
-   * where each message that the parser will dispatch starts and ends. `heldAt` is the
-   * offset of a held CR that `text` starts with, or -1. The walk's state lives in locals
-   * and is written back once.
+   * The offset of the line end at `t` (its first character `code`, `width` long) in the
+   * text being fed, of the line that starts at `i`; moves #byteAt past it.
+   *
+   * In bytes it is found from the text: CR and LF are ASCII, and a character takes at least
+   * as many bytes as UTF-16 code units, so the line end sits at or after #byteAt plus the
+   * line's length in code units, usually right there. Only the chunk's first line may start
+   * with a character whose bytes came in earlier chunks (at most two code units): #slack
+   * allows for it.
    */
-  #walk(text: string, bytes: Uint8Array | undefined, shift: number, heldAt: number): void {
-    const base = this.#base;
-    const spans = this.#spans;
-    let queued = 0;
+  #lineEnd(i: number, t: number, code: number, width: number): number {
+    if (t === 0 && this.#heldStart >= 0) {
+      // The held CR, from an earlier chunk: an LF after it is this chunk's first byte.
+      if (width === 2) {
+        this.#byteAt = 1;
+        this.#slack = 0;
+      }
+      return this.#heldStart;
+    }
+    const bytes = this.#bytes;
+    if (bytes === undefined) return this.#base + this.#shift + t;
+    const from = this.#byteAt;
+    let p = from + t - i - this.#slack;
+    if (p < from) p = from;
+    // A few bytes off at most, for most lines: a loop costs less than calling indexOf.
+    for (let k = 0; bytes[p] !== code; p++) {
+      if (++k === 64) {
+        p = bytes.indexOf(code, p);
+        break;
+      }
+    }
+    this.#byteAt = p + width;
+    this.#slack = 0;
+    return this.#base + p;
+  }
+
+  /**
+   * The usual message, at once: if the first `data` line of the message the parser
+   * dispatched with `data` starts at #at, is its only one, and a blank line follows, walks
+   * to the end of the message and returns true. `data` tells where that line ends, with no
+   * search: right after "data:" (and a space) and `data`, if it is the only data line. If
+   * the message has more, no blank line can follow there, as each further data line adds
+   * "data:" and a line end to the text but only an LF to `data`.
+   */
+  #single(data: string): boolean {
+    if (this.#hasData) return false;
+    const text = this.#fed;
+    const i = this.#at;
+    const head = this.#lineHead;
+    let t = -1;
+    if (head === "") {
+      if (isData(text, i, -1)) t = i + (text.charCodeAt(i + 5) === SPACE ? 6 : 5) + data.length;
+    } else if (head.length >= 6 && isData(head, 0, -1)) {
+      // The line started in an earlier chunk.
+      t = i + (head.charCodeAt(5) === SPACE ? 6 : 5) + data.length - this.#headLength;
+    }
+    const code = t >= i ? text.charCodeAt(t) : 0;
+    if (code !== LF && code !== CR) return false;
+    const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
+    const blank = text.charCodeAt(t + width);
+    if (blank !== LF && blank !== CR) return false;
+    const blankWidth = blank === CR && text.charCodeAt(t + width + 1) === LF ? 2 : 1;
+    // The blank line follows in the bytes as in the text.
+    const end = this.#lineEnd(i, t, code, width) + width + blankWidth;
+    this.#at = t + width + blankWidth;
+    this.#byteAt += blankWidth;
+    this.#slack = 0;
+    this.#currentLine = this.#assembling ? this.#messageLine : this.#line;
+    this.#currentOffset = this.#assembling ? this.#messageOffset : this.#lineStart;
+    this.#currentEnd = end;
+    this.#safe = this.#boundary;
+    this.#line += 2;
+    this.#lineStart = end;
+    this.#lineHead = "";
+    this.#assembling = false;
+    this.#boundary = end;
+    return true;
+  }
+
+  /**
+   * Walks the lines of the text being fed from #at, noting where messages start and where
+   * safe points are. Given the `data` of a message the parser dispatched, it stops at the
+   * end of that message (the next one with data), which becomes the current message;
+   * otherwise it walks to the end of the text.
+   */
+  #walk(data: string | undefined): void {
+    const text = this.#fed;
+    const length = text.length;
+    // The walk's state, in locals while it runs.
+    let i = this.#at;
+    let cr = this.#cr;
+    let lf = this.#lf;
+    let head = this.#lineHead;
     let line = this.#line;
     let lineStart = this.#lineStart;
-    let head = this.#lineHead;
     let assembling = this.#assembling;
     let hasData = this.#hasData;
     let messageLine = this.#messageLine;
     let messageOffset = this.#messageOffset;
     let boundary = this.#boundary;
-    // A line end's byte offset is found from the text's: CR and LF are ASCII, and a
-    // character takes at least as many bytes as UTF-16 code units, so the line end sits at
-    // or after `byteAt` plus the line's length in code units. Only the chunk's first line
-    // may start with a character whose bytes came in earlier chunks (at most two code
-    // units): until a line end is found in `bytes`, the guess allows for it.
-    let byteAt = 0;
-    let slack = 2;
-    let i = 0;
-    // Where the next CR and LF are; -1: none left.
-    let cr = text.indexOf("\r");
-    let lf = -2;
-    const length = text.length;
-    while (i < length) {
+    let found = false;
+    while (i < length && !found) {
+      if (data !== undefined && !hasData && (head !== "" || text.charCodeAt(i) === 100)) {
+        this.#at = i;
+        this.#lineHead = head;
+        this.#line = line;
+        this.#lineStart = lineStart;
+        this.#assembling = assembling;
+        this.#messageLine = messageLine;
+        this.#messageOffset = messageOffset;
+        this.#boundary = boundary;
+        if (this.#single(data)) {
+          this.#cr = cr;
+          this.#lf = lf;
+          return;
+        }
+      }
       if (lf !== -1 && lf < i) lf = text.charCodeAt(i) === LF ? i : text.indexOf("\n", i);
       if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
       const t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
       if (t === -1) {
-        if (head.length < 5) head += text.slice(i, i + 5);
+        this.#headLength = (head === "" ? 0 : this.#headLength) + length - i;
+        if (head.length < 6) head += text.slice(i, i + 6);
+        i = length;
         break;
       }
-      let width = 1;
-      let code = LF;
-      if (t === cr) {
-        code = CR;
-        if (text.charCodeAt(t + 1) === LF) width = 2;
-      }
-      let at: number;
-      if (t === 0 && heldAt >= 0) {
-        at = heldAt;
-        byteAt = width - 1;
-        if (width === 2) slack = 0;
-      } else if (bytes === undefined) {
-        at = base + shift + t;
-      } else {
-        let p = byteAt + t - i - slack;
-        if (p < byteAt) p = byteAt;
-        // Usually a few bytes off (the line's multi-byte characters): a loop is cheaper than
-        // calling indexOf, until the line turns out long.
-        for (let k = 0; bytes[p] !== code; p++) {
-          if (++k === 64) {
-            p = bytes.indexOf(code, p);
-            break;
-          }
+      const code = text.charCodeAt(t);
+      const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
+      const next = this.#lineEnd(i, t, code, width) + width;
+      if (head === "" && t === i) {
+        // A blank line: the end of a message, which the parser dispatches if it has data.
+        if (hasData && data !== undefined) {
+          this.#currentLine = messageLine;
+          this.#currentOffset = messageOffset;
+          this.#currentEnd = next;
+          this.#safe = boundary;
+          found = true;
         }
-        at = base + p;
-        byteAt = p + width;
-        slack = 0;
-      }
-      const next = at + width;
-      if (head === "") {
-        // The whole line is in `text`: read its start there.
-        if (t === i) {
-          // A blank line: the end of a message, which the parser dispatches if it has data.
-          if (hasData) {
-            spans[queued] = messageLine;
-            spans[queued + 1] = messageOffset;
-            spans[queued + 2] = boundary;
-            spans[queued + 3] = next;
-            queued += 4;
-          }
-          assembling = false;
-          hasData = false;
-          boundary = next;
-        } else if (text.charCodeAt(i) === COLON && !assembling) {
-          boundary = next;
+        assembling = false;
+        hasData = false;
+        boundary = next;
+      } else {
+        // The line's first characters: in `text`, or, if it started in an earlier chunk, in
+        // `head`, completed here (then the whole line, if shorter than six).
+        let start = text;
+        let from = i;
+        let end = t;
+        if (head !== "") {
+          start = head.length < 6 ? head + text.slice(i, Math.min(t, i + 6)) : head;
+          from = 0;
+          end = start.length;
+          head = "";
+        }
+        if (start.charCodeAt(from) === COLON) {
+          if (!assembling) boundary = next;
         } else {
           if (!assembling) {
             assembling = true;
             messageLine = line;
             messageOffset = lineStart;
           }
-          // "data" or "data:…" (startsWith costs more than comparing codes).
-          if (
-            !hasData &&
-            text.charCodeAt(i) === 100 &&
-            text.charCodeAt(i + 1) === 97 &&
-            text.charCodeAt(i + 2) === 116 &&
-            text.charCodeAt(i + 3) === 97 &&
-            (t - i === 4 || text.charCodeAt(i + 4) === COLON)
-          )
-            hasData = true;
+          if (isData(start, from, end)) hasData = true;
         }
-      } else {
-        if (head.length < 5) head += text.slice(i, Math.min(t, i + 5));
-        if (head.charCodeAt(0) === COLON && !assembling) boundary = next;
-        else {
-          if (!assembling) {
-            assembling = true;
-            messageLine = line;
-            messageOffset = lineStart;
-          }
-          // A head shorter than five characters is the whole line.
-          if (head === "data" || head.startsWith("data:")) hasData = true;
-        }
-        head = "";
       }
       line++;
       lineStart = next;
       i = t + width;
     }
-    this.#queued = queued;
-    this.#next = 0;
+    this.#at = i;
+    this.#cr = cr;
+    this.#lf = lf;
+    this.#lineHead = head;
     this.#line = line;
     this.#lineStart = lineStart;
-    this.#lineHead = head;
     this.#assembling = assembling;
     this.#hasData = hasData;
     this.#messageLine = messageLine;
@@ -338,17 +427,7 @@ export class SseDecoder {
 
   #message(data: string): void {
     if (this.#stopped) return;
-    if (this.#positions) {
-      const k = this.#next;
-      if (k < this.#queued) {
-        const spans = this.#spans;
-        this.#currentLine = spans[k] ?? 0;
-        this.#currentOffset = spans[k + 1] ?? 0;
-        this.#safe = spans[k + 2] ?? 0;
-        this.#currentEnd = spans[k + 3] ?? 0;
-        this.#next = k + 4;
-      }
-    }
+    if (this.#positions && !this.#single(data)) this.#walk(data);
     let value: unknown;
     try {
       value = JSON.parse(data);

@@ -150,7 +150,18 @@ function reference(input: string | Uint8Array): Decoded {
 // Inputs ------------------------------------------------------------------------------------
 
 const lineEnd = fc.constantFrom("\n", "\r", "\r\n");
-const word = fc.constantFrom("a", "é", "中文", "😀", "x y", "\u00ef\u00bb\u00bf", "");
+// A long run of three-byte characters puts a line end far (more than 64 bytes) past where
+// its code units alone would.
+const word = fc.constantFrom(
+  "a",
+  "é",
+  "中文",
+  "😀",
+  "x y",
+  "\u00ef\u00bb\u00bf",
+  "",
+  "中".repeat(40),
+);
 const json = fc
   .record({ type: fc.constantFrom("RAW", "CUSTOM"), text: fc.array(word, { maxLength: 3 }) })
   .map((r) => JSON.stringify({ type: r.type, text: r.text.join("") }));
@@ -162,6 +173,8 @@ const block = fc
       fc.oneof(
         { weight: 5, arbitrary: json.map((j) => `data: ${j}`) },
         { weight: 1, arbitrary: json.map((j) => `data:${j}`) },
+        // A value that starts with a space: the field's one space is dropped, not this one.
+        { weight: 1, arbitrary: json.map((j) => `data:  ${j}`) },
         {
           weight: 1,
           // JSON split over two data lines: joined with LF, still JSON.
@@ -170,7 +183,7 @@ const block = fc
         { weight: 2, arbitrary: word.map((w) => `: ${w}`) },
         {
           weight: 1,
-          arbitrary: fc.constantFrom("id: 7", "event: x", "retry: 10", "foo: bar", "data"),
+          arbitrary: fc.constantFrom("id: 7", "event: x", "retry: 10", "foo: bar", "data", "data:"),
         },
         { weight: 1, arbitrary: fc.constant("data: [DONE]") },
       ),
@@ -245,6 +258,27 @@ function withInvalidBytes(
   return Uint8Array.from(out);
 }
 
+/**
+ * The input decoded whole, cut at `cuts`, and one byte (code unit) at a time: the values and
+ * positions must be the reference's.
+ */
+function expectLikeReference(input: Uint8Array | string, cuts: readonly number[]): void {
+  const want = reference(input);
+  const chunkings =
+    typeof input === "string"
+      ? [[input], splitString(input, cuts), input.split("")]
+      : [[input], splitBytes(input, cuts), Array.from(input, (b) => Uint8Array.of(b))];
+  for (const chunks of chunkings) {
+    const got = decode(chunks);
+    expect(got.values).toEqual(want.values);
+    expect(decodeValues(chunks)).toEqual(want.values);
+    expect(got.starts).toEqual(want.starts);
+    expect(got.safes).toEqual(want.safes);
+    expect(got.finalSafe).toEqual(want.finalSafe);
+    if (!stopped(want)) expect(got.end).toEqual(want.end);
+  }
+}
+
 describe("SPEC §12: chunk boundaries never change what is decoded", () => {
   it.each([
     [["data: 1\r\r", ":"], [1]],
@@ -257,25 +291,32 @@ describe("SPEC §12: chunk boundaries never change what is decoded", () => {
     expect(decodeValues(chunks.map((c) => utf8.encode(c)))).toEqual(expected);
   });
 
+  // The usual message (one data line, then a blank line) is told from its data alone: these
+  // are the shapes next to it, where a miscount would land on another line end.
+  it.each([
+    "data:1\n\n\n",
+    "data: 1\r\n\r\n\r\n",
+    "data: 1\r\r\r",
+    "data: 1\n\r\n",
+    "data:  1\n\n",
+    "data:\n\n",
+    "data\n\n",
+    "data: [1,\ndata: 2]\n\n\n\n\n\n",
+    "data: 1\nid: 2\n\n\n",
+    "event: x\r\ndata: 1\r\n\r\n",
+    ": ping\ndata: 1\n\n: ping\n",
+    `data: "${"中".repeat(40)}😀"\n\ndata: 2\n\n`,
+    "\ufeffdata: 1\n\n",
+  ])("%j, cut anywhere, gives the reference values and positions", (text) => {
+    const bytes = utf8.encode(text);
+    for (let cut = 0; cut <= bytes.length; cut++) expectLikeReference(bytes, [cut]);
+    for (let cut = 0; cut <= text.length; cut++) expectLikeReference(text, [cut]);
+  });
+
   it("bytes: whole, byte by byte and random splits give the reference values and positions", () => {
     fc.assert(
       fc.property(input, points, junk, (text, cuts, junk) => {
-        const bytes = withInvalidBytes(utf8.encode(text), junk);
-        const want = reference(bytes);
-        for (const chunks of [
-          [bytes],
-          splitBytes(bytes, cuts),
-          Array.from(bytes, (b) => Uint8Array.of(b)),
-        ]) {
-          const got = decode(chunks);
-          expect(got.values).toEqual(want.values);
-          expect(decodeValues(chunks)).toEqual(want.values);
-          expect(got.starts).toEqual(want.starts);
-          expect(got.safes).toEqual(want.safes);
-          expect(got.finalSafe).toEqual(want.finalSafe);
-          if (!stopped(want))
-            expect(got.end).toEqual({ line: want.end.line, offset: bytes.length });
-        }
+        expectLikeReference(withInvalidBytes(utf8.encode(text), junk), cuts);
       }),
       { numRuns: 300 },
     );
@@ -284,16 +325,7 @@ describe("SPEC §12: chunk boundaries never change what is decoded", () => {
   it("strings: whole, one code unit at a time and random splits give the reference values and positions", () => {
     fc.assert(
       fc.property(input, points, (text, cuts) => {
-        const want = reference(text);
-        for (const chunks of [[text], splitString(text, cuts), text.split("")]) {
-          const got = decode(chunks);
-          expect(got.values).toEqual(want.values);
-          expect(decodeValues(chunks)).toEqual(want.values);
-          expect(got.starts).toEqual(want.starts);
-          expect(got.safes).toEqual(want.safes);
-          expect(got.finalSafe).toEqual(want.finalSafe);
-          if (!stopped(want)) expect(got.end).toEqual(want.end);
-        }
+        expectLikeReference(text, cuts);
       }),
       { numRuns: 300 },
     );
