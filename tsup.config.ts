@@ -1,14 +1,45 @@
+import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
+
+/**
+ * Keeps every library module its own output file: a relative import stays an import, of the
+ * built sibling (`./verifier.ts` → `./verifier.js`, or `.cjs`). With `"sideEffects": false`
+ * a user's bundler then drops whole modules the user does not import (the proxy, the chunk
+ * stage, the client…), which it cannot do inside one bundled file: a class that extends
+ * `TransformStream` counts as a side effect there.
+ */
+const modules: Plugin = {
+  name: "one-file-per-module",
+  setup(build) {
+    const ext = build.initialOptions.format === "cjs" ? ".cjs" : ".js";
+    build.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) =>
+      args.kind === "entry-point"
+        ? undefined
+        : { path: args.path.replace(/\.ts$/, ext), external: true },
+    );
+  },
+};
 
 export default defineConfig([
   {
-    // The schema subpath is its own entry, so the main bundle carries none of it.
-    entry: { index: "src/index.ts", schema: "src/schema/index.ts" },
+    // The library. Its schema subpath is separate below, so the main entry carries none of it.
+    entry: ["src/*.ts"],
+    format: ["esm", "cjs"],
+    dts: { entry: { index: "src/index.ts" } },
+    sourcemap: true,
+    esbuildPlugins: [modules],
+    // The builds below write dist/schema.* and dist/cli.js; all run at once, so spare them.
+    clean: ["!cli.js", "!schema.*"],
+    target: "es2022",
+    platform: "neutral",
+  },
+  {
+    // `ag-ui-verify/schema`: one file, as everyone who imports it uses all of it.
+    entry: { schema: "src/schema/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,
-    // The second build below writes dist/cli.js; both run at once, so this one spares it.
-    clean: ["!cli.js"],
+    clean: false,
     target: "es2022",
     platform: "neutral",
   },
