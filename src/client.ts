@@ -3,6 +3,7 @@
  * @module
  */
 
+import { isBranded } from "./brand.ts";
 import { ChunkExpanderStream } from "./chunk-expander.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
 import { isEventStreamType } from "./fetch.ts";
@@ -108,12 +109,7 @@ export class HttpError extends Error {
  * ```
  */
 export function isHttpError(value: unknown): value is HttpError {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    return value instanceof HttpError || (BRAND in value && value[BRAND] === true);
-  } catch {
-    return false;
-  }
+  return isBranded(value, HttpError, BRAND);
 }
 
 /** Reads the start of a body for an error message, then lets the connection go. */

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { isBranded } from "./brand.ts";
+
 /** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
 export type VerifyErrorCode =
   | "INVALID_JSON"
@@ -216,10 +218,5 @@ export class VerifyError extends Error {
  * ```
  */
 export function isVerifyError(value: unknown): value is VerifyError {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    return value instanceof VerifyError || (BRAND in value && value[BRAND] === true);
-  } catch {
-    return false;
-  }
+  return isBranded(value, VerifyError, BRAND);
 }
