@@ -2,6 +2,9 @@
 // quoted message follows an HTML comment that names its input:
 //   <!-- message-of: {"events": [...], "schema": true?, "allowSequentialRuns": true?} -->
 // and the ```text block right after it must equal the VerifyError's message for that input.
+// A command transcript in the README follows `<!-- excerpt-of: docs/cli.md -->` and must
+// appear word for word in docs/cli.md, whose transcripts the command tests check against
+// the command's real output (scripts/cli-doc.mjs).
 
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -60,5 +63,23 @@ describe("messages quoted in the docs", () => {
     }
     expect(isVerifyError(error)).toBe(true);
     if (isVerifyError(error)) expect(error.message).toBe(q.message);
+  });
+});
+
+describe("command transcripts quoted in the README", () => {
+  const readme = readFileSync(new URL("README.md", root), "utf8").split("\n");
+  const excerpts = readme.flatMap((line, i) => {
+    const m = /^<!-- excerpt-of: (\S+) -->$/.exec(line);
+    if (m === null) return [];
+    const end = readme.indexOf("```", i + 2);
+    return [{ line: i + 1, source: m[1] ?? "", text: readme.slice(i + 2, end).join("\n") }];
+  });
+
+  it("there is one", () => {
+    expect(excerpts.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(excerpts.map((e) => [`README.md:${e.line}`, e] as const))("%s", (_where, e) => {
+    expect(readFileSync(new URL(e.source, root), "utf8")).toContain(e.text);
   });
 });
