@@ -7,7 +7,8 @@ import { isBranded } from "./brand.ts";
 import { ChunkExpanderStream } from "./chunk-expander.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
 import { isEventStreamType } from "./fetch.ts";
-import { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
+import type { DecoderOptions } from "./sse-decoder.ts";
+import { SseDecoderStream } from "./sse-decoder-stream.ts";
 import { verifiedEvents } from "./verified-events.ts";
 import { type EventOf, shapeError, type VerifierOptions } from "./verifier.ts";
 

@@ -31,7 +31,8 @@ export * from "./errors.ts";
 export * from "./events.ts";
 export { type FetchFunction, type VerifyingFetchOptions, verifyingFetch } from "./fetch.ts";
 export * from "./proxy.ts";
-export { type DecoderOptions, SseDecoderStream } from "./sse-decoder.ts";
+export type { DecoderOptions } from "./sse-decoder.ts";
+export * from "./sse-decoder-stream.ts";
 export * from "./verified-events.ts";
 export {
   type EventOf,
