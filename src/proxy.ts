@@ -4,7 +4,8 @@
  */
 
 import { isVerifyError } from "./errors.ts";
-import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
+import type { DecoderOptions } from "./sse-decoder.ts";
+import { SsePositionDecoder } from "./sse-positions.ts";
 import { Verifier, type VerifierOptions } from "./verifier.ts";
 
 /** Options of {@link verifyResponse}. */
@@ -96,7 +97,7 @@ export function verifyResponse(response: Response, options: VerifyResponseOption
  */
 class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   readonly #upstream: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  readonly #decoder: SseDecoder;
+  readonly #decoder: SsePositionDecoder;
   readonly #verifier: Verifier;
   readonly #runError: boolean;
   readonly #lf: boolean;
@@ -119,7 +120,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     this.#lf = options.lineEnds === "lf";
     const verifier = new Verifier(options);
     this.#verifier = verifier;
-    this.#decoder = new SseDecoder(
+    this.#decoder = new SsePositionDecoder(
       (value) => {
         verifier.verify(value);
         // verify() accepted it, so it is an object with a string type.
@@ -129,7 +130,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
           else if (type === "RUN_FINISHED" || type === "RUN_ERROR") this.#runOpen = false;
         }
       },
-      { maxBufferSize: options.maxBufferSize, positions: true },
+      { maxBufferSize: options.maxBufferSize },
     );
   }
 

@@ -1,7 +1,7 @@
 /**
- * The SSE decoding core (SPEC §12): bytes or strings in, one JSON value per SSE message out,
- * with where each message starts and ends. Every consumer uses it: `SseDecoderStream`,
- * `verifiedEvents`, the proxy and the command.
+ * The SSE decoding core (SPEC §12): bytes or strings in, one JSON value per SSE message out.
+ * Every consumer uses it: `SseDecoderStream` and `verifiedEvents` as it is, the proxy and
+ * the command through `SsePositionDecoder`, which also tells where each message starts.
  * @module
  */
 
@@ -14,36 +14,9 @@ export interface DecoderOptions {
   maxBufferSize?: number | undefined;
 }
 
-/**
- * A place in the input: a 1-based line number and an offset (in bytes for byte input, in
- * UTF-16 code units for string input).
- */
-export interface SsePosition {
-  readonly line: number;
-  readonly offset: number;
-}
-
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
-const LF = 10;
 const CR = 13;
-const COLON = 58;
-const SPACE = 32;
 const BOM = 0xfeff;
-const BOM_BYTES = 3;
-
-/**
- * Whether the line in `s` from `i` (ending at `end`, or -1 if not known) is a `data` field:
- * "data:…", or "data" alone.
- */
-function isData(s: string, i: number, end: number): boolean {
-  return (
-    s.charCodeAt(i) === 100 &&
-    s.charCodeAt(i + 1) === 97 &&
-    s.charCodeAt(i + 2) === 116 &&
-    s.charCodeAt(i + 3) === 97 &&
-    (s.charCodeAt(i + 4) === COLON || end - i === 4)
-  );
-}
 
 /**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
@@ -52,15 +25,12 @@ function isData(s: string, i: number, end: number): boolean {
  * next chunk, and feeds a confirmed lone CR as CRLF (SPEC §12: chunk boundaries never
  * change what is decoded).
  *
- * With `positions: true` it also walks the lines of what it feeds, to tell where each
- * message starts ({@link SseDecoder.messageStart}) and how much of the input is done with
- * ({@link SseDecoder.safe}), for the proxy and the command: up to the end of each message
- * as the parser dispatches it, and the rest after the chunk. Offsets are in bytes for byte
- * input, in UTF-16 code units for string input.
- *
  * After a decode failure (passed on as an {@link SseDecodeFailure}) it is `stopped` and
  * ignores further input. If `emit` throws, the exception leaves `push`/`finish` and the
  * decoder must not be used again.
+ *
+ * The protected methods are the points where `SsePositionDecoder` follows the input; here
+ * they only decode.
  * @internal
  */
 export class SseDecoder {
@@ -68,58 +38,17 @@ export class SseDecoder {
   readonly #parser: EventSourceParser;
   // The BOM is stripped here rather than by TextDecoder, so that string input loses it too.
   readonly #utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-  readonly #positions: boolean;
   #started = false;
   #stopped = false;
   /** A CR that ended the text so far: whether it is a CRLF is not known yet. */
   #heldCR = false;
-  /** The held CR's offset. */
-  #heldAt = 0;
-  /** Offset of the first byte (code unit) of the current chunk. */
-  #base = 0;
 
-  // The line walk (positions only). The current line has started when #lineHead is not
-  // empty: it holds the line's first characters (enough to tell a `data` field), and
-  // #headLength counts them all.
-  #line = 1;
-  #lineStart = 0;
-  #lineHead = "";
-  #headLength = 0;
-  /** Whether the message being assembled has a field line, and a `data` one. */
-  #assembling = false;
-  #hasData = false;
-  #messageLine = 1;
-  #messageOffset = 0;
-  /** The end of the last blank line or heartbeat comment walked. */
-  #boundary = 0;
-  /** Where the message being emitted starts and ends; #currentEnd is -1 outside one. */
-  #currentLine = 1;
-  #currentOffset = 0;
-  #currentEnd = -1;
-  #safe = 0;
-  // The text being fed and its bytes (positions only). The walk has read it up to code unit
-  // #at, and (see #lineEnd) byte #byteAt of the chunk, give or take #slack.
-  #fed = "";
-  #bytes: Uint8Array | undefined = undefined;
-  /** For string input: the offset of `#fed[0]` from the start of the chunk. */
-  #shift = 0;
-  /** The offset of a held CR that #fed starts with, or -1. */
-  #heldStart = -1;
-  #at = 0;
-  #byteAt = 0;
-  #slack = 0;
-  /** The next CR and LF in #fed (if not below #at); -1: none left, -2: not looked for. */
-  #cr = -2;
-  #lf = -2;
-
-  constructor(
-    emit: (value: unknown) => void,
-    options?: DecoderOptions & { readonly positions?: boolean },
-  ) {
+  constructor(emit: (value: unknown) => void, options?: DecoderOptions) {
     this.#emit = emit;
-    this.#positions = options?.positions === true;
     this.#parser = createParser({
-      onEvent: (message) => this.#message(message.data),
+      onEvent: (message) => {
+        if (!this.#stopped) this.dispatch(message.data);
+      },
       onError: (error: ParseError) => {
         // Invalid `retry` values and unknown fields are ignored, as the SSE standard says.
         if (error.type === "max-buffer-size-exceeded") {
@@ -139,46 +68,11 @@ export class SseDecoder {
     return this.#stopped;
   }
 
-  /**
-   * (positions) How far the input is decoded and done with: the offset just after the last
-   * message whose value was emitted (and `emit` returned), or after a later blank line or
-   * heartbeat comment (a comment line outside a message). Everything before it has had its
-   * effect; nothing after it has.
-   */
-  get safe(): number {
-    return this.#safe;
-  }
-
-  /** (positions) Where the message being emitted starts: its first line that is not a comment. */
-  get messageStart(): SsePosition {
-    return this.#currentEnd === -1
-      ? { line: this.#messageLine, offset: this.#messageOffset }
-      : { line: this.#currentLine, offset: this.#currentOffset };
-  }
-
-  /**
-   * (positions) Where the current line starts, and its number. After
-   * {@link SseDecoder.finish}: the input's last line and the input's length.
-   */
-  get position(): SsePosition {
-    return { line: this.#line, offset: this.#lineStart };
-  }
-
-  /**
-   * (positions) Where the message being assembled starts, if one is: after
-   * {@link SseDecoder.finish}, a message the input ended inside (fields but no blank
-   * line, so SSE discarded it).
-   */
-  get unfinished(): SsePosition | undefined {
-    return this.#assembling ? { line: this.#messageLine, offset: this.#messageOffset } : undefined;
-  }
-
   /** Decodes one chunk: UTF-8 bytes (streaming, invalid bytes become U+FFFD) or text. */
   push(chunk: Uint8Array | string): void {
     if (this.#stopped) return;
     if (typeof chunk === "string") this.#text(chunk, undefined, false);
     else this.#text(this.#utf8.decode(chunk, { stream: true }), chunk, false);
-    this.#base += chunk.length;
   }
 
   /**
@@ -189,8 +83,6 @@ export class SseDecoder {
     if (this.#stopped) return;
     this.#text(this.#utf8.decode(), undefined, true);
     this.#stopped = true;
-    if (this.#lineHead === "" && this.#line > 1) this.#line--;
-    this.#lineStart = this.#base;
   }
 
   #text(text: string, bytes: Uint8Array | undefined, end: boolean): void {
@@ -201,233 +93,45 @@ export class SseDecoder {
       if (text.charCodeAt(0) === BOM) {
         text = text.slice(1);
         shift = 1;
-        this.#lineStart = bytes === undefined ? 1 : BOM_BYTES;
+        this.skipBom(bytes !== undefined);
       }
     }
     const held = this.#heldCR;
-    const heldAt = this.#heldAt;
     if (held) {
       text = `\r${text}`;
       shift--;
     }
     if (text === "") return;
     // A final CR may be the first half of a CRLF: hold it until the next character is known.
-    this.#heldCR = !end && text.charCodeAt(text.length - 1) === CR;
-    if (this.#heldCR) {
-      text = text.slice(0, -1);
-      // A new CR (not the held one again): the chunk's last CR, as bytes of an unfinished
-      // character may follow it.
-      if (this.#positions && (text !== "" || !held)) {
-        this.#heldAt =
-          this.#base + (bytes === undefined ? shift + text.length : bytes.lastIndexOf(CR));
-      }
-      if (text === "") return;
-    }
-    if (this.#positions) {
-      this.#fed = text;
-      this.#bytes = bytes;
-      this.#shift = shift;
-      this.#heldStart = held ? heldAt : -1;
-      this.#at = 0;
-      this.#byteAt = 0;
-      this.#slack = 2;
-      this.#cr = -2;
-      this.#lf = -2;
-    }
+    const hold = !end && text.charCodeAt(text.length - 1) === CR;
+    this.#heldCR = hold;
+    if (hold) text = text.slice(0, -1);
+    this.feed(text, bytes, shift, held, hold);
+  }
+
+  /** A BOM was dropped from the start of the input (3 bytes, or 1 code unit). */
+  protected skipBom(_bytes: boolean): void {}
+
+  /**
+   * Feeds `text` (which may be empty) to the parser, which dispatches the messages it
+   * completes. `bytes` is the chunk it was decoded from, if bytes came in; `shift` is the
+   * offset of `text[0]` from the chunk's start for string input; `held` tells whether `text`
+   * starts with a CR held back from the previous chunk; `hold` whether one is held back now.
+   */
+  protected feed(
+    text: string,
+    _bytes: Uint8Array | undefined,
+    _shift: number,
+    _held: boolean,
+    _hold: boolean,
+  ): void {
+    if (text === "") return;
     // Every CR left in `text` is a whole line end; the parser would hold a final one back.
-    // It dispatches messages as it is fed, and #message walks up to the end of each; what
-    // is left is walked after.
     this.#parser.feed(text.charCodeAt(text.length - 1) === CR ? `${text}\n` : text);
-    if (this.#positions && !this.#stopped) {
-      this.#walk(undefined);
-      this.#safe = this.#boundary;
-    }
   }
 
-  /**
-   * The offset of the line end at `t` (its first character `code`, `width` long) in the
-   * text being fed, of the line that starts at `i`; moves #byteAt past it.
-   *
-   * In bytes it is found from the text: CR and LF are ASCII, and a character takes at least
-   * as many bytes as UTF-16 code units, so the line end sits at or after #byteAt plus the
-   * line's length in code units, usually right there. Only the chunk's first line may start
-   * with a character whose bytes came in earlier chunks (at most two code units): #slack
-   * allows for it.
-   */
-  #lineEnd(i: number, t: number, code: number, width: number): number {
-    if (t === 0 && this.#heldStart >= 0) {
-      // The held CR, from an earlier chunk: an LF after it is this chunk's first byte.
-      if (width === 2) {
-        this.#byteAt = 1;
-        this.#slack = 0;
-      }
-      return this.#heldStart;
-    }
-    const bytes = this.#bytes;
-    if (bytes === undefined) return this.#base + this.#shift + t;
-    const from = this.#byteAt;
-    let p = from + t - i - this.#slack;
-    if (p < from) p = from;
-    // A few bytes off at most, for most lines: a loop costs less than calling indexOf.
-    for (let k = 0; bytes[p] !== code; p++) {
-      if (++k === 64) {
-        p = bytes.indexOf(code, p);
-        break;
-      }
-    }
-    this.#byteAt = p + width;
-    this.#slack = 0;
-    return this.#base + p;
-  }
-
-  /**
-   * The usual message, at once: if the first `data` line of the message the parser
-   * dispatched with `data` starts at #at, is its only one, and a blank line follows, walks
-   * to the end of the message and returns true. `data` tells where that line ends, with no
-   * search: right after "data:" (and a space) and `data`, if it is the only data line. If
-   * the message has more, no blank line can follow there, as each further data line adds
-   * "data:" and a line end to the text but only an LF to `data`.
-   */
-  #single(data: string): boolean {
-    if (this.#hasData) return false;
-    const text = this.#fed;
-    const i = this.#at;
-    const head = this.#lineHead;
-    let t = -1;
-    if (head === "") {
-      if (isData(text, i, -1)) t = i + (text.charCodeAt(i + 5) === SPACE ? 6 : 5) + data.length;
-    } else if (head.length >= 6 && isData(head, 0, -1)) {
-      // The line started in an earlier chunk.
-      t = i + (head.charCodeAt(5) === SPACE ? 6 : 5) + data.length - this.#headLength;
-    }
-    const code = t >= i ? text.charCodeAt(t) : 0;
-    if (code !== LF && code !== CR) return false;
-    const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
-    const blank = text.charCodeAt(t + width);
-    if (blank !== LF && blank !== CR) return false;
-    const blankWidth = blank === CR && text.charCodeAt(t + width + 1) === LF ? 2 : 1;
-    // The blank line follows in the bytes as in the text.
-    const end = this.#lineEnd(i, t, code, width) + width + blankWidth;
-    this.#at = t + width + blankWidth;
-    this.#byteAt += blankWidth;
-    this.#slack = 0;
-    this.#currentLine = this.#assembling ? this.#messageLine : this.#line;
-    this.#currentOffset = this.#assembling ? this.#messageOffset : this.#lineStart;
-    this.#currentEnd = end;
-    this.#safe = this.#boundary;
-    this.#line += 2;
-    this.#lineStart = end;
-    this.#lineHead = "";
-    this.#assembling = false;
-    this.#boundary = end;
-    return true;
-  }
-
-  /**
-   * Walks the lines of the text being fed from #at, noting where messages start and where
-   * safe points are. Given the `data` of a message the parser dispatched, it stops at the
-   * end of that message (the next one with data), which becomes the current message;
-   * otherwise it walks to the end of the text.
-   */
-  #walk(data: string | undefined): void {
-    const text = this.#fed;
-    const length = text.length;
-    // The walk's state, in locals while it runs.
-    let i = this.#at;
-    let cr = this.#cr;
-    let lf = this.#lf;
-    let head = this.#lineHead;
-    let line = this.#line;
-    let lineStart = this.#lineStart;
-    let assembling = this.#assembling;
-    let hasData = this.#hasData;
-    let messageLine = this.#messageLine;
-    let messageOffset = this.#messageOffset;
-    let boundary = this.#boundary;
-    let found = false;
-    while (i < length && !found) {
-      if (data !== undefined && !hasData && (head !== "" || text.charCodeAt(i) === 100)) {
-        this.#at = i;
-        this.#lineHead = head;
-        this.#line = line;
-        this.#lineStart = lineStart;
-        this.#assembling = assembling;
-        this.#messageLine = messageLine;
-        this.#messageOffset = messageOffset;
-        this.#boundary = boundary;
-        if (this.#single(data)) {
-          this.#cr = cr;
-          this.#lf = lf;
-          return;
-        }
-      }
-      if (lf !== -1 && lf < i) lf = text.charCodeAt(i) === LF ? i : text.indexOf("\n", i);
-      if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
-      const t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
-      if (t === -1) {
-        this.#headLength = (head === "" ? 0 : this.#headLength) + length - i;
-        if (head.length < 6) head += text.slice(i, i + 6);
-        i = length;
-        break;
-      }
-      const code = text.charCodeAt(t);
-      const width = code === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
-      const next = this.#lineEnd(i, t, code, width) + width;
-      if (head === "" && t === i) {
-        // A blank line: the end of a message, which the parser dispatches if it has data.
-        if (hasData && data !== undefined) {
-          this.#currentLine = messageLine;
-          this.#currentOffset = messageOffset;
-          this.#currentEnd = next;
-          this.#safe = boundary;
-          found = true;
-        }
-        assembling = false;
-        hasData = false;
-        boundary = next;
-      } else {
-        // The line's first characters: in `text`, or, if it started in an earlier chunk, in
-        // `head`, completed here (then the whole line, if shorter than six).
-        let start = text;
-        let from = i;
-        let end = t;
-        if (head !== "") {
-          start = head.length < 6 ? head + text.slice(i, Math.min(t, i + 6)) : head;
-          from = 0;
-          end = start.length;
-          head = "";
-        }
-        if (start.charCodeAt(from) === COLON) {
-          if (!assembling) boundary = next;
-        } else {
-          if (!assembling) {
-            assembling = true;
-            messageLine = line;
-            messageOffset = lineStart;
-          }
-          if (isData(start, from, end)) hasData = true;
-        }
-      }
-      line++;
-      lineStart = next;
-      i = t + width;
-    }
-    this.#at = i;
-    this.#cr = cr;
-    this.#lf = lf;
-    this.#lineHead = head;
-    this.#line = line;
-    this.#lineStart = lineStart;
-    this.#assembling = assembling;
-    this.#hasData = hasData;
-    this.#messageLine = messageLine;
-    this.#messageOffset = messageOffset;
-    this.#boundary = boundary;
-  }
-
-  #message(data: string): void {
-    if (this.#stopped) return;
-    if (this.#positions && !this.#single(data)) this.#walk(data);
+  /** Passes on a dispatched message's data: its JSON value, or a failure. */
+  protected dispatch(data: string): void {
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -436,10 +140,6 @@ export class SseDecoder {
       return;
     }
     this.#emit(value);
-    if (this.#currentEnd !== -1) {
-      this.#safe = this.#currentEnd;
-      this.#currentEnd = -1;
-    }
   }
 
   #fail(failure: SseDecodeFailure): void {

@@ -22,7 +22,7 @@ import {
   verifyingFetch,
   verifyResponse,
 } from "../src/index.ts";
-import { SseDecoder } from "../src/sse-decoder.ts";
+import { SsePositionDecoder } from "../src/sse-positions.ts";
 import { concat } from "./support/streams.ts";
 import { buildRun, validRun } from "./support/valid-run.ts";
 
@@ -991,9 +991,7 @@ describe("SseDecoder positions, as the proxy reads them", () => {
       fc.property(validRun, seed, cuts, (events, s, points) => {
         const framed = frame(asItems(events), s);
         const safes: number[] = [];
-        const decoder: SseDecoder = new SseDecoder(() => safes.push(decoder.safe), {
-          positions: true,
-        });
+        const decoder: SsePositionDecoder = new SsePositionDecoder(() => safes.push(decoder.safe));
         for (const chunk of cutAt(framed.bytes, points)) decoder.push(chunk);
         decoder.finish();
         const starts = framed.starts.map((start) => (framed.bom && start === 3 ? 0 : start));

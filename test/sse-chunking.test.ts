@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseDecodeFailure } from "../src/index.ts";
 import { SseDecoder } from "../src/sse-decoder.ts";
+import { SsePositionDecoder } from "../src/sse-positions.ts";
 
 const utf8 = new TextEncoder();
 
@@ -29,14 +30,11 @@ function decode(chunks: readonly (Uint8Array | string)[]): Decoded {
     finalSafe: 0,
     end: { line: 0, offset: 0 },
   };
-  const decoder: SseDecoder = new SseDecoder(
-    (value) => {
-      out.values.push(value instanceof SseDecodeFailure ? { failure: value.code } : value);
-      out.starts.push(decoder.messageStart);
-      out.safes.push(decoder.safe);
-    },
-    { positions: true },
-  );
+  const decoder: SsePositionDecoder = new SsePositionDecoder((value) => {
+    out.values.push(value instanceof SseDecodeFailure ? { failure: value.code } : value);
+    out.starts.push(decoder.messageStart);
+    out.safes.push(decoder.safe);
+  });
   for (const chunk of chunks) decoder.push(chunk);
   decoder.finish();
   out.finalSafe = decoder.safe;

@@ -7,7 +7,8 @@
 
 import { isVerifyError, SseDecodeFailure, type VerifyError } from "../errors.ts";
 import { agUiSchema } from "../schema/index.ts";
-import { SseDecoder, type SsePosition } from "../sse-decoder.ts";
+import { SseDecoder } from "../sse-decoder.ts";
+import { type SsePosition, SsePositionDecoder } from "../sse-positions.ts";
 import { Verifier } from "../verifier.ts";
 import { Tally } from "./tally.ts";
 
@@ -104,7 +105,7 @@ export class Check {
     try {
       if (this.#decoder !== undefined) {
         this.#decoder.finish();
-        if (this.#positions) {
+        if (this.#decoder instanceof SsePositionDecoder) {
           this.#at = this.#decoder.position;
           this.unterminated = this.#decoder.unfinished;
         }
@@ -148,7 +149,7 @@ export class Check {
       }, options);
       return;
     }
-    const decoder = new SseDecoder((value) => {
+    const decoder = new SsePositionDecoder((value) => {
       const overflow = value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW";
       accept(value, overflow ? (decoder.unfinished ?? decoder.position) : decoder.messageStart);
     }, options);

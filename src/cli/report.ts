@@ -5,7 +5,7 @@
 
 import { SseDecodeFailure, type VerifyError } from "../errors.ts";
 import { EVENT_TYPES } from "../events.ts";
-import type { SsePosition } from "../sse-decoder.ts";
+import type { SsePosition } from "../sse-positions.ts";
 import type { Format } from "./check.ts";
 import type { RunOutcome, Seen, SubagentNode, Tally } from "./tally.ts";
 
