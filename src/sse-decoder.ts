@@ -5,18 +5,53 @@
  * @module
  */
 
-import { createParser, type EventSourceParser, type ParseError } from "eventsource-parser";
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import { SseDecodeFailure } from "./errors.ts";
 
 /** Options of the SSE decoder. */
 export interface DecoderOptions {
-  /** Most characters the SSE parser may buffer (SPEC §12). Default 10 * 1024 * 1024. */
+  /**
+   * The most characters the SSE parser may buffer (SPEC §12), as the longest SSE message
+   * to accept, in UTF-16 code units of the decoded text. Default 10 * 1024 * 1024.
+   *
+   * A message is measured from the start of its first line that is not a comment to the
+   * end of its last line (the line ends between its lines count, its blank line does not);
+   * a line outside a message (a comment before it) is measured alone, without its line
+   * end. One longer than `maxBufferSize` is an `SseDecodeFailure` with code
+   * `SSE_BUFFER_OVERFLOW`, whatever the chunking: it is passed on after every message
+   * before it, as soon as the message has grown past the limit (so memory stays bounded,
+   * and a message the input never ends counts too).
+   */
   maxBufferSize?: number | undefined;
 }
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+const LF = 10;
 const CR = 13;
+const COLON = 58;
 const BOM = 0xfeff;
+/** How far from a text's end a blank line may end for #limit to notice it. */
+const TAIL = 4;
+/** How much text #limit keeps unwalked at most. */
+const KEEP = 256 * 1024;
+
+/**
+ * The offset just after the last blank line that ends in the last {@link TAIL} characters
+ * of `text`, or -1. A blank line is a line end right after another: LF or CR, then LF or
+ * CR, except CR then LF, which is one line end.
+ */
+function afterBlankLine(text: string): number {
+  const stop = Math.max(1, text.length - TAIL);
+  for (let j = text.length - 1; j >= stop; j--) {
+    const code = text.charCodeAt(j);
+    if (code !== LF && code !== CR) continue;
+    const before = text.charCodeAt(j - 1);
+    if (before === LF || (before === CR && code === CR)) {
+      return code === CR && text.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
+    }
+  }
+  return -1;
+}
 
 /**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
@@ -24,6 +59,10 @@ const BOM = 0xfeff;
  * chunk starts with anything else; so this class holds such a CR itself, prepends it to the
  * next chunk, and feeds a confirmed lone CR as CRLF (SPEC §12: chunk boundaries never
  * change what is decoded).
+ *
+ * It enforces `maxBufferSize` itself (see {@link DecoderOptions.maxBufferSize}): the parser
+ * checks its buffer only after each string it is fed, so its verdict would depend on the
+ * chunking.
  *
  * After a decode failure (passed on as an {@link SseDecodeFailure}) it is `stopped` and
  * ignores further input. If `emit` throws, the exception leaves `push`/`finish` and the
@@ -43,19 +82,29 @@ export class SseDecoder {
   /** A CR that ended the text so far: whether it is a CRLF is not known yet. */
   #heldCR = false;
 
+  // The length limit (#limit). Offsets count the code units of the texts fed. The lines
+  // are walked up to #walked, only when the limit could have been reached; the texts fed
+  // since are in #unwalked.
+  readonly #max: number;
+  #total = 0;
+  #walked = 0;
+  #unwalked: string[] = [];
+  /** At #walked: whether a message, and a line, have started and not ended. */
+  #inMessage = false;
+  #inLine = false;
+  /** At #walked: where the message or line being measured starts; else #walked. */
+  #from = 0;
+
   constructor(emit: (value: unknown) => void, options?: DecoderOptions) {
     this.#emit = emit;
+    this.#max = options?.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    // Its errors (invalid `retry` values, unknown fields) are ignored, as the SSE standard
+    // says; #limit bounds what it buffers.
     this.#parser = createParser({
       onEvent: (message) => {
         if (!this.#stopped) this.dispatch(message.data);
       },
-      onError: (error: ParseError) => {
-        // Invalid `retry` values and unknown fields are ignored, as the SSE standard says.
-        if (error.type === "max-buffer-size-exceeded") {
-          this.#fail(new SseDecodeFailure("SSE_BUFFER_OVERFLOW", undefined, error));
-        }
-      },
-      maxBufferSize: options?.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE,
+      maxBufferSize: undefined,
     });
     // The parser drops the characters "ï»¿" (a UTF-8 BOM misread as Latin-1) from the start of
     // the first string it is fed. Our input is already decoded, so those would be real text:
@@ -106,7 +155,94 @@ export class SseDecoder {
     const hold = !end && text.charCodeAt(text.length - 1) === CR;
     this.#heldCR = hold;
     if (hold) text = text.slice(0, -1);
-    this.feed(text, bytes, shift, held, hold);
+    const cut = text === "" ? -1 : this.#limit(text);
+    if (cut === -1) {
+      this.feed(text, bytes, shift, held, hold);
+      return;
+    }
+    // Everything before the message that outgrew the limit is decoded first.
+    this.feed(text.slice(0, cut), bytes, shift, held, false);
+    if (!this.#stopped) this.#fail(new SseDecodeFailure("SSE_BUFFER_OVERFLOW"));
+  }
+
+  /**
+   * Counts `text` against `maxBufferSize`: -1 if nothing has outgrown it, else the offset in
+   * `text` where the message (or line) that did starts, 0 if it started earlier.
+   *
+   * The length of what was fed since #from (where the walk left off, or the start of the
+   * message or line it was measuring then) bounds the current message's from above. While
+   * that stays within the limit, the text is only kept, and a blank line at its end (where
+   * a server's chunk usually ends) moves the walk there, as no message is open after it.
+   * Past the limit, or past {@link KEEP} characters kept, the kept texts and this one are
+   * walked line by line: indexOf per line, cheaper than a search from the end of every
+   * chunk for its last blank line, which may be far.
+   */
+  #limit(text: string): number {
+    const start = this.#total;
+    const total = start + text.length;
+    this.#total = total;
+    if (total - this.#from <= this.#max && total - this.#walked <= KEEP) {
+      const unwalked = this.#unwalked;
+      const after = afterBlankLine(text);
+      if (after === -1) {
+        unwalked.push(text);
+      } else {
+        unwalked.length = 0;
+        if (after < text.length) unwalked.push(text.slice(after));
+        this.#walked = this.#from = start + after;
+        this.#inMessage = this.#inLine = false;
+      }
+      return -1;
+    }
+    // What was kept fitted in the limit, so only `text` can outgrow it.
+    for (const kept of this.#unwalked) this.#walkLines(kept);
+    this.#unwalked.length = 0;
+    return this.#walkLines(text);
+  }
+
+  /**
+   * Walks the lines of `text`, which starts at #walked: -1 if no message or line outside
+   * a message outgrows the limit, else where in `text` it starts (0 if earlier).
+   */
+  #walkLines(text: string): number {
+    const length = text.length;
+    const base = this.#walked;
+    const max = this.#max;
+    let inMessage = this.#inMessage;
+    let inLine = this.#inLine;
+    let from = this.#from;
+    let i = 0;
+    let cr = -2;
+    let lf = -2;
+    while (i < length) {
+      if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
+      if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
+      let t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
+      if (t === -1) t = length;
+      const width = text.charCodeAt(t) === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
+      if (!inLine) {
+        if (t === i) {
+          // A blank line ends the message.
+          inMessage = false;
+          i += width;
+          continue;
+        }
+        inLine = true;
+        if (!inMessage) {
+          from = base + i;
+          inMessage = text.charCodeAt(i) !== COLON;
+        }
+      }
+      if (base + t - from > max) return Math.max(0, from - base);
+      if (t === length) break;
+      inLine = false;
+      i = t + width;
+    }
+    this.#walked = base + length;
+    this.#inMessage = inMessage;
+    this.#inLine = inLine;
+    this.#from = inMessage || inLine ? from : base + length;
+    return -1;
   }
 
   /** A BOM was dropped from the start of the input (3 bytes, or 1 code unit). */

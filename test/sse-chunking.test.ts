@@ -3,6 +3,8 @@
 // whole and under random splits, as bytes and as strings; the values, and where the
 // decoding core says each message starts and what is safe to release, must equal an
 // independent reading of the whole input (a regex line split, as the WHATWG grammar reads).
+// With a small maxBufferSize, SSE_BUFFER_OVERFLOW is one of those values: the reference
+// measures each message (or line outside one) from the whole input's lines.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -14,7 +16,10 @@ const utf8 = new TextEncoder();
 
 interface Decoded {
   values: unknown[];
-  /** Per value: where its message starts, and `safe` when it was emitted. */
+  /**
+   * Per value: where its message starts (for SSE_BUFFER_OVERFLOW: the message or line that
+   * outgrew the limit), and `safe` when it was emitted.
+   */
   starts: { line: number; offset: number }[];
   safes: number[];
   /** `safe` after each chunk. */
@@ -22,7 +27,7 @@ interface Decoded {
   end: { line: number; offset: number };
 }
 
-function decode(chunks: readonly (Uint8Array | string)[]): Decoded {
+function decode(chunks: readonly (Uint8Array | string)[], maxBufferSize?: number): Decoded {
   const out: Decoded = {
     values: [],
     starts: [],
@@ -30,11 +35,20 @@ function decode(chunks: readonly (Uint8Array | string)[]): Decoded {
     finalSafe: 0,
     end: { line: 0, offset: 0 },
   };
-  const decoder: SsePositionDecoder = new SsePositionDecoder((value) => {
-    out.values.push(value instanceof SseDecodeFailure ? { failure: value.code } : value);
-    out.starts.push(decoder.messageStart);
-    out.safes.push(decoder.safe);
-  });
+  const decoder: SsePositionDecoder = new SsePositionDecoder(
+    (value) => {
+      const failure = value instanceof SseDecodeFailure ? value.code : undefined;
+      out.values.push(failure === undefined ? value : { failure });
+      // Where the command reports an overflow.
+      out.starts.push(
+        failure === "SSE_BUFFER_OVERFLOW"
+          ? (decoder.unfinished ?? decoder.position)
+          : decoder.messageStart,
+      );
+      out.safes.push(decoder.safe);
+    },
+    { maxBufferSize },
+  );
   for (const chunk of chunks) decoder.push(chunk);
   decoder.finish();
   out.finalSafe = decoder.safe;
@@ -44,17 +58,21 @@ function decode(chunks: readonly (Uint8Array | string)[]): Decoded {
 
 interface Line {
   text: string;
-  /** Where the line starts, and where the next one starts. */
+  /** Where the line starts, where its line end starts, and where the next line starts. */
   offset: number;
+  end: number;
   next: number;
 }
 
 /** The values alone, from a decoder that does not track positions. */
-function decodeValues(chunks: readonly (Uint8Array | string)[]): unknown[] {
+function decodeValues(chunks: readonly (Uint8Array | string)[], maxBufferSize?: number): unknown[] {
   const values: unknown[] = [];
-  const decoder = new SseDecoder((value) => {
-    values.push(value instanceof SseDecodeFailure ? { failure: value.code } : value);
-  });
+  const decoder = new SseDecoder(
+    (value) => {
+      values.push(value instanceof SseDecodeFailure ? { failure: value.code } : value);
+    },
+    { maxBufferSize },
+  );
   for (const chunk of chunks) decoder.push(chunk);
   decoder.finish();
   return values;
@@ -64,9 +82,9 @@ function decodeValues(chunks: readonly (Uint8Array | string)[]): unknown[] {
  * The lines of the whole input, found by their own scan: code units split with a regex, or
  * bytes split at CR and LF bytes (each line decoded on its own: CR and LF are ASCII, so no
  * character spans a line end). A leading BOM is skipped; the last piece, which no line end
- * closes, is not a line.
+ * closes, is not a line but `rest` (if not empty).
  */
-function linesOf(input: string | Uint8Array): { lines: Line[]; partial: boolean; start: number } {
+function linesOf(input: string | Uint8Array): { lines: Line[]; rest: Line | undefined } {
   const lines: Line[] = [];
   if (typeof input === "string") {
     const start = input.startsWith("\ufeff") ? 1 : 0;
@@ -75,10 +93,12 @@ function linesOf(input: string | Uint8Array): { lines: Line[]; partial: boolean;
     for (let k = 0; k + 1 < pieces.length; k += 2) {
       const text = pieces[k] ?? "";
       const next = offset + text.length + (pieces[k + 1] ?? "").length;
-      lines.push({ text, offset, next });
+      lines.push({ text, offset, end: offset + text.length, next });
       offset = next;
     }
-    return { lines, partial: (pieces[pieces.length - 1] ?? "") !== "", start };
+    const last = pieces[pieces.length - 1] ?? "";
+    const rest = { text: last, offset, end: input.length, next: input.length };
+    return { lines, rest: last === "" ? undefined : rest };
   }
   const utf8 = new TextDecoder();
   const start = input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
@@ -87,15 +107,27 @@ function linesOf(input: string | Uint8Array): { lines: Line[]; partial: boolean;
     const b = input[i];
     if (b !== 10 && b !== 13) continue;
     const next = b === 13 && input[i + 1] === 10 ? i + 2 : i + 1;
-    lines.push({ text: utf8.decode(input.subarray(offset, i)), offset, next });
+    lines.push({ text: utf8.decode(input.subarray(offset, i)), offset, end: i, next });
     offset = next;
     i = next - 1;
   }
-  return { lines, partial: offset < input.length, start };
+  const rest = {
+    text: utf8.decode(input.subarray(offset)),
+    offset,
+    end: input.length,
+    next: input.length,
+  };
+  return { lines, rest: offset < input.length ? rest : undefined };
 }
 
-/** The reference: the whole input, decoded by the WHATWG algorithm written plainly. */
-function reference(input: string | Uint8Array): Decoded {
+/**
+ * The reference: the whole input, decoded by the WHATWG algorithm written plainly, and
+ * measured against `maxBufferSize` (DecoderOptions): a message from its first line that is
+ * not a comment to the end of its last line, a line outside a message alone; lengths in
+ * UTF-16 code units of the decoded text, line ends included between lines. The last piece
+ * of the input, which no line end closes, is measured too.
+ */
+function reference(input: string | Uint8Array, maxBufferSize = Number.POSITIVE_INFINITY): Decoded {
   const out: Decoded = {
     values: [],
     starts: [],
@@ -103,11 +135,26 @@ function reference(input: string | Uint8Array): Decoded {
     finalSafe: 0,
     end: { line: 0, offset: 0 },
   };
-  const { lines, partial } = linesOf(input);
+  const { lines, rest } = linesOf(input);
   let data: string[] = [];
   let start: { line: number; offset: number } | undefined;
   let safe = 0;
-  for (const [k, line] of lines.entries()) {
+  /** Code units of the decoded text (BOM left out) before the line, and where the message or line being measured starts. */
+  let units = 0;
+  let from = { units: 0, line: 0, offset: 0 };
+  for (const [k, line] of [...lines, ...(rest === undefined ? [] : [rest])].entries()) {
+    const lineUnits = units;
+    units += line.text.length + line.next - line.end;
+    if (line.text !== "") {
+      if (start === undefined) from = { units: lineUnits, line: k + 1, offset: line.offset };
+      if (lineUnits + line.text.length - from.units > maxBufferSize) {
+        out.values.push({ failure: "SSE_BUFFER_OVERFLOW" });
+        out.starts.push({ line: from.line, offset: from.offset });
+        out.safes.push(safe);
+        break;
+      }
+    }
+    if (line === rest) break;
     if (line.text === "") {
       if (data.length > 0) {
         let value: unknown;
@@ -139,7 +186,7 @@ function reference(input: string | Uint8Array): Decoded {
   }
   out.finalSafe = safe;
   out.end = {
-    line: partial || lines.length === 0 ? lines.length + 1 : lines.length,
+    line: rest !== undefined || lines.length === 0 ? lines.length + 1 : lines.length,
     offset: input.length,
   };
   return out;
@@ -260,16 +307,20 @@ function withInvalidBytes(
  * The input decoded whole, cut at `cuts`, and one byte (code unit) at a time: the values and
  * positions must be the reference's.
  */
-function expectLikeReference(input: Uint8Array | string, cuts: readonly number[]): void {
-  const want = reference(input);
+function expectLikeReference(
+  input: Uint8Array | string,
+  cuts: readonly number[],
+  maxBufferSize?: number,
+): void {
+  const want = reference(input, maxBufferSize);
   const chunkings =
     typeof input === "string"
       ? [[input], splitString(input, cuts), input.split("")]
       : [[input], splitBytes(input, cuts), Array.from(input, (b) => Uint8Array.of(b))];
   for (const chunks of chunkings) {
-    const got = decode(chunks);
+    const got = decode(chunks, maxBufferSize);
     expect(got.values).toEqual(want.values);
-    expect(decodeValues(chunks)).toEqual(want.values);
+    expect(decodeValues(chunks, maxBufferSize)).toEqual(want.values);
     expect(got.starts).toEqual(want.starts);
     expect(got.safes).toEqual(want.safes);
     expect(got.finalSafe).toEqual(want.finalSafe);
@@ -327,5 +378,82 @@ describe("SPEC §12: chunk boundaries never change what is decoded", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("SPEC §12: maxBufferSize gives the same verdict, at the same place, whatever the chunking", () => {
+  const limit = fc.integer({ min: 1, max: 200 });
+
+  it("bytes: whole, byte by byte and random splits, under a small limit, give the reference", () => {
+    fc.assert(
+      fc.property(input, points, junk, limit, (text, cuts, junk, max) => {
+        expectLikeReference(withInvalidBytes(utf8.encode(text), junk), cuts, max);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("strings: whole, one code unit at a time and random splits, under a small limit, give the reference", () => {
+    fc.assert(
+      fc.property(input, points, limit, (text, cuts, max) => {
+        expectLikeReference(text, cuts, max);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // The edges of the rule: a message exactly as long as the limit passes, one more fails.
+  it.each([
+    ["data: 123\n\n", 9, [123]],
+    ["data: 123\n\n", 8, [{ failure: "SSE_BUFFER_OVERFLOW" }]],
+    // Two lines and the line end between them: 9 + 2 + 8.
+    ["data: [1,\r\ndata: 2]\r\n\r\n", 19, [[1, 2]]],
+    ["data: [1,\r\ndata: 2]\r\n\r\n", 18, [{ failure: "SSE_BUFFER_OVERFLOW" }]],
+    // Each message on its own: a blank line ends one.
+    ["data: 1\n\ndata: 2\n\n", 7, [1, 2]],
+    // A comment before the message is measured alone (9, then 7); one inside is part of it
+    // (9 + 1 + 11 + 1 + 8).
+    [": comment\ndata: 1\n\n", 9, [1]],
+    [": comment\ndata: 1\n\n", 8, [{ failure: "SSE_BUFFER_OVERFLOW" }]],
+    ["data: [1,\n: a comment\ndata: 2]\n\n", 30, [[1, 2]]],
+    ["data: [1,\n: a comment\ndata: 2]\n\n", 29, [{ failure: "SSE_BUFFER_OVERFLOW" }]],
+    // Messages before the long one come out first; a message the input never ends counts.
+    ["data: 1\n\ndata: 22\n\n", 7, [1, { failure: "SSE_BUFFER_OVERFLOW" }]],
+    ["data: 1\n\ndata: 22", 7, [1, { failure: "SSE_BUFFER_OVERFLOW" }]],
+  ])("%j under maxBufferSize %i gives %j, cut anywhere", (text, max, expected) => {
+    expect(reference(text, max).values).toEqual(expected);
+    const bytes = utf8.encode(text);
+    for (let cut = 0; cut <= bytes.length; cut++) expectLikeReference(bytes, [cut], max);
+    for (let cut = 0; cut <= text.length; cut++) expectLikeReference(text, [cut], max);
+  });
+
+  it("a blank line that ends a chunk ends the message measured before it", () => {
+    // The first chunk is measured line by line (21 > 20 characters since the last blank
+    // line), and ends inside a message; the second ends it. The comment after is not part
+    // of a message: 17 and 7, not 25.
+    const text = ": comment\ndata: 12345" + "6\n\n" + ": another comment\ndata: 7\n\n";
+    expect(reference(text, 20).values).toEqual([123456, 7]);
+    expectLikeReference(text, [21, 24], 20);
+    expectLikeReference(utf8.encode(text), [21, 24], 20);
+    // A message right after it is measured from its first line: 11 + 1 + 10.
+    const next = ": comment\ndata: 12345" + "6\n\n" + "data: [100,\ndata: 200]\n\n";
+    expect(reference(next, 20).values).toEqual([123456, { failure: "SSE_BUFFER_OVERFLOW" }]);
+    expectLikeReference(next, [21, 24], 20);
+    expectLikeReference(utf8.encode(next), [21, 24], 20);
+  });
+
+  it("a message past the limit fails fed whole and in 64 KiB chunks; one of many short data lines too", () => {
+    const kib = 1024;
+    const long = `data: ${JSON.stringify("x".repeat(200 * kib))}\n\n`;
+    const lines = `${Array.from({ length: 20 * kib }, () => "data: 1234567").join("\n")}\n\n`;
+    for (const text of [long, lines]) {
+      const input = utf8.encode(`data: 1\n\n${text}data: 2\n\n`);
+      const expected = [1, { failure: "SSE_BUFFER_OVERFLOW" }];
+      expect(decodeValues([input], 100 * kib)).toEqual(expected);
+      expect(decodeValues(splitBytes(input, [64 * kib, 128 * kib, 192 * kib]), 100 * kib)).toEqual(
+        expected,
+      );
+      expect(decode([input], 100 * kib).values).toEqual(expected);
+    }
   });
 });

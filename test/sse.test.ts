@@ -621,6 +621,16 @@ describe("large messages", () => {
     expect(verified.values[2]?.delta === delta).toBe(true);
   }, 30_000);
 
+  it("comment lines outside a message are measured one by one: 2 MiB of heartbeats pass a 1 MiB limit", async () => {
+    const heartbeats = ": ping\n".repeat((2 * MiB) / 7 + 1);
+    const input = bytes(`data: ${j(RS)}\n\n`, heartbeats, `data: ${j(RF)}\n\n`);
+    const verified = await collect(
+      verifiedEvents(fromChunks(chunked(input, CHUNK)), { maxBufferSize: MiB }),
+    );
+    expect(verdictOf(verified)).toBe("valid");
+    expect(verified.values).toEqual([RS, RF]);
+  });
+
   it("the same 20 MB event overflows the default 10 MiB buffer", async () => {
     const verified = await collect(verifiedEvents(fromChunks(chunked(big(), CHUNK))));
     expect(verified.values).toEqual([RS, TMS]);
