@@ -181,22 +181,25 @@ export class SseDecoder {
     const start = this.#total;
     const total = start + text.length;
     this.#total = total;
-    if (total - this.#from <= this.#max && total - this.#walked <= KEEP) {
-      const unwalked = this.#unwalked;
-      const after = afterBlankLine(text);
-      if (after === -1) {
-        unwalked.push(text);
-      } else {
-        unwalked.length = 0;
-        if (after < text.length) unwalked.push(text.slice(after));
-        this.#walked = this.#from = start + after;
-        this.#inMessage = this.#inLine = false;
-      }
-      return -1;
+    if (total - this.#from > this.#max || total - this.#walked > KEEP) return this.#walkKept(text);
+    const unwalked = this.#unwalked;
+    const after = afterBlankLine(text);
+    if (after === -1) {
+      unwalked.push(text);
+    } else {
+      // Setting an array's length costs more than the rest of this path: only when needed.
+      if (unwalked.length !== 0) unwalked.length = 0;
+      if (after < text.length) unwalked.push(text.slice(after));
+      this.#walked = this.#from = start + after;
+      this.#inMessage = this.#inLine = false;
     }
-    // What was kept fitted in the limit, so only `text` can outgrow it.
+    return -1;
+  }
+
+  /** Walks the texts kept, then `text`, which alone can outgrow the limit: see #limit. */
+  #walkKept(text: string): number {
     for (const kept of this.#unwalked) this.#walkLines(kept);
-    this.#unwalked.length = 0;
+    this.#unwalked = [];
     return this.#walkLines(text);
   }
 
@@ -212,31 +215,44 @@ export class SseDecoder {
     let inLine = this.#inLine;
     let from = this.#from;
     let i = 0;
+    // The next CR, LF and "\n\n" at or after i; -1: none left, -2: not looked for.
     let cr = -2;
     let lf = -2;
+    let blank = -2;
     while (i < length) {
-      if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
-      if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
-      let t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
-      if (t === -1) t = length;
-      const width = text.charCodeAt(t) === CR && text.charCodeAt(t + 1) === LF ? 2 : 1;
       if (!inLine) {
-        if (t === i) {
+        const code = text.charCodeAt(i);
+        if (code === LF || code === CR) {
           // A blank line ends the message.
           inMessage = false;
-          i += width;
+          i += code === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
           continue;
         }
         inLine = true;
         if (!inMessage) {
           from = base + i;
-          inMessage = text.charCodeAt(i) !== COLON;
+          inMessage = code !== COLON;
         }
       }
+      if (cr !== -1 && cr < i) cr = text.indexOf("\r", i);
+      if (inMessage && blank !== -1) {
+        // With no CR before it, the message ends at the next "\n\n", and so does its
+        // longest part: one search for the whole message.
+        if (blank < i) blank = text.indexOf("\n\n", i);
+        if (blank !== -1 && (cr === -1 || cr > blank)) {
+          if (base + blank - from > max) return Math.max(0, from - base);
+          inMessage = inLine = false;
+          i = blank + 2;
+          continue;
+        }
+      }
+      if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
+      let t = cr === -1 ? lf : lf === -1 || cr < lf ? cr : lf;
+      if (t === -1) t = length;
       if (base + t - from > max) return Math.max(0, from - base);
       if (t === length) break;
       inLine = false;
-      i = t + width;
+      i = t + (text.charCodeAt(t) === CR && text.charCodeAt(t + 1) === LF ? 2 : 1);
     }
     this.#walked = base + length;
     this.#inMessage = inMessage;
