@@ -30,27 +30,19 @@ const LF = 10;
 const CR = 13;
 const COLON = 58;
 const BOM = 0xfeff;
-/** How far from a text's end a blank line may end for #limit to notice it. */
-const TAIL = 4;
 /** How much text #limit keeps unwalked at most. */
 const KEEP = 256 * 1024;
 
 /**
- * The offset just after the last blank line that ends in the last {@link TAIL} characters
- * of `text`, or -1. A blank line is a line end right after another: LF or CR, then LF or
- * CR, except CR then LF, which is one line end.
+ * Whether `text` ends with a blank line: an LF (alone or after a CR) right after another
+ * line end.
  */
-function afterBlankLine(text: string): number {
-  const stop = Math.max(1, text.length - TAIL);
-  for (let j = text.length - 1; j >= stop; j--) {
-    const code = text.charCodeAt(j);
-    if (code !== LF && code !== CR) continue;
-    const before = text.charCodeAt(j - 1);
-    if (before === LF || (before === CR && code === CR)) {
-      return code === CR && text.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
-    }
-  }
-  return -1;
+function endsWithBlankLine(text: string): boolean {
+  let i = text.length - 1;
+  if (text.charCodeAt(i) !== LF) return false;
+  if (text.charCodeAt(i - 1) === CR) i--;
+  const before = text.charCodeAt(i - 1);
+  return before === LF || before === CR;
 }
 
 /**
@@ -174,24 +166,20 @@ export class SseDecoder {
    * that stays within the limit, the text is only kept, and a blank line at its end (where
    * a server's chunk usually ends) moves the walk there, as no message is open after it.
    * Past the limit, or past {@link KEEP} characters kept, the kept texts and this one are
-   * walked line by line: indexOf per line, cheaper than a search from the end of every
-   * chunk for its last blank line, which may be far.
+   * walked line by line (which costs less than looking for the last blank line of every
+   * chunk that does not end with one).
    */
   #limit(text: string): number {
-    const start = this.#total;
-    const total = start + text.length;
+    const total = this.#total + text.length;
     this.#total = total;
     if (total - this.#from > this.#max || total - this.#walked > KEEP) return this.#walkKept(text);
-    const unwalked = this.#unwalked;
-    const after = afterBlankLine(text);
-    if (after === -1) {
-      unwalked.push(text);
-    } else {
+    if (endsWithBlankLine(text)) {
       // Setting an array's length costs more than the rest of this path: only when needed.
-      if (unwalked.length !== 0) unwalked.length = 0;
-      if (after < text.length) unwalked.push(text.slice(after));
-      this.#walked = this.#from = start + after;
+      if (this.#unwalked.length !== 0) this.#unwalked.length = 0;
+      this.#walked = this.#from = total;
       this.#inMessage = this.#inLine = false;
+    } else {
+      this.#unwalked.push(text);
     }
     return -1;
   }
