@@ -23,7 +23,7 @@ import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
  * ```
  */
 export class SseDecoderStream extends TransformStream<Uint8Array | string, unknown> {
-  /** A decoder for one stream; `maxBufferSize` bounds an unfinished message. */
+  /** A decoder for one stream; `maxBufferSize` bounds the length of a message. */
   constructor(options?: DecoderOptions) {
     let controller: TransformStreamDefaultController<unknown> | undefined;
     const decoder = new SseDecoder((value) => controller?.enqueue(value), options);
