@@ -3,9 +3,9 @@
 // @ag-ui/client 1.0.0 HttpAgent with `fetch: verifyingFetch()`. (The proxy's byte-level
 // properties are in test/proxy.test.ts.)
 
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { runInNewContext } from "node:vm";
+import { createContext, runInContext } from "node:vm";
 import { HttpAgent } from "@ag-ui/client";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
@@ -453,10 +453,9 @@ describe("runAgent: responses that are not event streams", () => {
   });
 
   it("isHttpError recognises an HttpError made by a copy of the library in another realm", async () => {
-    // The CommonJS build (dist/index.cjs; npm test builds first), run in a fresh realm: its
-    // Error, and so its HttpError, are not this realm's.
-    const cjs = await readFile(new URL("../../dist/index.cjs", import.meta.url), "utf8");
-    const realm = {
+    // The CommonJS build (dist/index.cjs and the modules it requires; npm test builds first),
+    // run in a fresh realm: its Error, and so its HttpError, are not this realm's.
+    const realm = createContext({
       Request,
       Response,
       Headers,
@@ -464,10 +463,22 @@ describe("runAgent: responses that are not event streams", () => {
       TransformStream,
       TextDecoder,
       TextEncoder,
+    });
+    const nodeRequire = createRequire(import.meta.url);
+    const loaded = new Map<string, { exports: Record<string, unknown> }>();
+    const load = (file: URL): Record<string, unknown> => {
+      const done = loaded.get(file.href);
+      if (done !== undefined) return done.exports;
+      const module: { exports: Record<string, unknown> } = { exports: {} };
+      loaded.set(file.href, module);
+      const code = readFileSync(file, "utf8");
+      const run = runInContext(`(function (module, exports, require) {${code}\n})`, realm);
+      run(module, module.exports, (specifier: string) =>
+        specifier.startsWith(".") ? load(new URL(specifier, file)) : nodeRequire(specifier),
+      );
+      return module.exports;
     };
-    const load = runInNewContext(`(function (module, exports, require) {${cjs}\n})`, realm);
-    const copy: { exports: Record<string, unknown> } = { exports: {} };
-    load(copy, copy.exports, createRequire(import.meta.url));
+    const copy = { exports: load(new URL("../../dist/index.cjs", import.meta.url)) };
     const Foreign = copy.exports.HttpError;
     if (typeof Foreign !== "function") throw new Error("dist/index.cjs has no HttpError");
     const foreign: unknown = Reflect.construct(Foreign, [
