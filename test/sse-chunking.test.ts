@@ -259,28 +259,29 @@ function stopped(d: Decoded): boolean {
   return d.values.some((v) => typeof v === "object" && v !== null && "failure" in v);
 }
 
-function splitBytes(bytes: Uint8Array, points: readonly number[]): Uint8Array[] {
-  const cuts = [...new Set(points.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
+/** Cuts `whole` at the given points (taken modulo its length + 1). */
+function split<T>(
+  whole: T & { length: number },
+  points: readonly number[],
+  slice: (from: number, to?: number) => T,
+): T[] {
+  const cuts = [...new Set(points.map((p) => p % (whole.length + 1)))].sort((a, b) => a - b);
+  const out: T[] = [];
   let from = 0;
   for (const c of cuts) {
-    out.push(bytes.subarray(from, c));
+    out.push(slice(from, c));
     from = c;
   }
-  out.push(bytes.subarray(from));
+  out.push(slice(from));
   return out;
 }
 
+function splitBytes(bytes: Uint8Array, points: readonly number[]): Uint8Array[] {
+  return split(bytes, points, (from, to) => bytes.subarray(from, to));
+}
+
 function splitString(text: string, points: readonly number[]): string[] {
-  const cuts = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of cuts) {
-    out.push(text.slice(from, c));
-    from = c;
-  }
-  out.push(text.slice(from));
-  return out;
+  return split(text, points, (from, to) => text.slice(from, to));
 }
 
 const points = fc.array(fc.nat(), { maxLength: 12 });
