@@ -5,7 +5,7 @@
 
 import { isVerifyError } from "./errors.ts";
 import type { DecoderOptions } from "./sse-decoder.ts";
-import { SsePositionDecoder } from "./sse-positions.ts";
+import { SsePositionDecoder, SseReleaseDecoder } from "./sse-positions.ts";
 import { Verifier, type VerifierOptions } from "./verifier.ts";
 
 /** Options of {@link verifyResponse}. */
@@ -90,15 +90,25 @@ export function verifyResponse(response: Response, options: VerifyResponseOption
   return new Response(body, init);
 }
 
+/** Thrown out of a replay's `emit` once the value it looks for came out. */
+const FOUND = Symbol("found");
+
 /**
  * The body's source: reads an upstream chunk, keeps it, lets the decoder and the verifier
  * run over it, then releases the kept bytes up to where the decoder says everything is
  * verified. One stage, one release per network chunk that completes something.
+ *
+ * On the way, the decoder only finds that offset, once per chunk. Where exactly a violation
+ * or the end of input leaves the output is found by reading the kept bytes again with
+ * {@link SsePositionDecoder}: they start where no message is open, and are few.
  */
 class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   readonly #upstream: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  readonly #decoder: SsePositionDecoder;
+  readonly #decoder: SseReleaseDecoder;
+  readonly #maxBufferSize: number | undefined;
   readonly #verifier: Verifier;
+  /** Values the decoder passed on during the current push or finish, the last included. */
+  #emitted = 0;
   readonly #runError: boolean;
   readonly #lf: boolean;
   /** Upstream bytes read but not released; the first starts at offset `#released`. */
@@ -120,8 +130,10 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     this.#lf = options.lineEnds === "lf";
     const verifier = new Verifier(options);
     this.#verifier = verifier;
-    this.#decoder = new SsePositionDecoder(
+    this.#maxBufferSize = options.maxBufferSize;
+    this.#decoder = new SseReleaseDecoder(
       (value) => {
+        this.#emitted++;
         verifier.verify(value);
         // verify() accepted it, so it is an object with a string type.
         if (typeof value === "object" && value !== null && "type" in value) {
@@ -159,10 +171,11 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
       if (bytes.length === 0) continue;
       this.#held.push(bytes);
       this.#read += bytes.length;
+      this.#emitted = 0;
       try {
         this.#decoder.push(bytes);
       } catch (error) {
-        this.#violation(controller, error, this.#decoder.safe);
+        this.#violation(controller, error, this.#safeBefore(this.#emitted));
         return;
       }
       if (this.#release(controller, this.#decoder.safe)) return;
@@ -176,19 +189,17 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
 
   /** The end of the input: the last messages, the end-of-input check, then close. */
   #end(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    const decoder = this.#decoder;
-    // Where the last line started: when no line end follows it, finish() leaves it alone.
-    const lastLine = decoder.position.offset;
+    this.#emitted = 0;
     try {
-      decoder.finish();
+      this.#decoder.finish();
     } catch (error) {
-      this.#violation(controller, error, decoder.safe);
+      this.#violation(controller, error, this.#safeBefore(this.#emitted));
       return;
     }
-    let upTo = decoder.safe;
+    const { safe, lastLine, unfinished } = this.#ending();
+    let upTo = safe;
     // A comment line that the end of input cut short, outside a message, is released too.
-    if (upTo < this.#read && decoder.unfinished === undefined && this.#byteAt(lastLine) === COLON)
-      upTo = this.#read;
+    if (upTo < this.#read && !unfinished && this.#byteAt(lastLine) === COLON) upTo = this.#read;
     try {
       this.#verifier.end();
     } catch (error) {
@@ -198,6 +209,54 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     this.#finished = true;
     this.#release(controller, upTo);
     controller.close();
+  }
+
+  /** A decoder that reads the kept bytes again, from the released offset. */
+  #replay(emit: (decoder: SsePositionDecoder) => void): SsePositionDecoder {
+    const decoder: SsePositionDecoder = new SsePositionDecoder(
+      () => emit(decoder),
+      { maxBufferSize: this.#maxBufferSize },
+      this.#released > 0,
+    );
+    return decoder;
+  }
+
+  /**
+   * The safe offset when the value numbered `count` (from 1) of the kept bytes came out:
+   * everything before that value's message.
+   */
+  #safeBefore(count: number): number {
+    let seen = 0;
+    let at = 0;
+    const decoder = this.#replay((replay) => {
+      if (++seen < count) return;
+      at = replay.safe;
+      throw FOUND;
+    });
+    try {
+      for (const bytes of this.#held) decoder.push(bytes);
+      decoder.finish();
+    } catch (error) {
+      if (error !== FOUND) throw error;
+    }
+    return this.#released + at;
+  }
+
+  /**
+   * After the end of input: the safe offset, where the last line starts, and whether a
+   * message was left unfinished.
+   */
+  #ending(): { safe: number; lastLine: number; unfinished: boolean } {
+    const decoder = this.#replay(() => {});
+    for (const bytes of this.#held) decoder.push(bytes);
+    // Where the last line started: when no line end follows it, finish() leaves it alone.
+    const lastLine = this.#released + decoder.position.offset;
+    decoder.finish();
+    return {
+      safe: this.#released + decoder.safe,
+      lastLine,
+      unfinished: decoder.unfinished !== undefined,
+    };
   }
 
   /** Releases what was verified, cancels the upstream, then errors or ends with RUN_ERROR. */

@@ -46,6 +46,29 @@ function endsWithBlankLine(text: string): boolean {
 }
 
 /**
+ * Where the last blank line of `text` ends, or -1 if none is seen: walks back over its line
+ * ends, each search starting where the last one stopped (searching a string backwards is
+ * slow, so a text without a CR is not searched for one). A blank line at the very start of
+ * `text`, after a line end before it, is not seen: callers treat -1 as "look further".
+ */
+function afterLastBlankLine(text: string): number {
+  let lf = text.lastIndexOf("\n");
+  let cr = text.indexOf("\r") === -1 ? -1 : text.lastIndexOf("\r");
+  for (;;) {
+    const at = Math.max(lf, cr);
+    if (at < 1) return -1;
+    // The line end that ends at `at` starts at `start`; a line end right before it makes the
+    // line between them blank.
+    const start = text.charCodeAt(at) === LF && text.charCodeAt(at - 1) === CR ? at - 1 : at;
+    const before = text.charCodeAt(start - 1);
+    if (before === LF || before === CR) return at + 1;
+    if (start < 2) return -1;
+    if (lf >= start) lf = text.lastIndexOf("\n", start - 1);
+    if (cr >= start) cr = text.lastIndexOf("\r", start - 1);
+  }
+}
+
+/**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
  * The parser holds a chunk-final CR back in case an LF follows, and loses it when the next
  * chunk starts with anything else; so this class holds such a CR itself, prepends it to the
@@ -87,8 +110,13 @@ export class SseDecoder {
   /** At #walked: where the message or line being measured starts; else #walked. */
   #from = 0;
 
-  constructor(emit: (value: unknown) => void, options?: DecoderOptions) {
+  /**
+   * `resume`: the input starts in the middle of a stream, at the start of a line outside a
+   * message (no BOM to drop there).
+   */
+  constructor(emit: (value: unknown) => void, options?: DecoderOptions, resume = false) {
     this.#emit = emit;
+    this.#started = resume;
     this.#max = options?.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     // Its errors (invalid `retry` values, unknown fields) are ignored, as the SSE standard
     // says; #limit bounds what it buffers.
@@ -107,6 +135,11 @@ export class SseDecoder {
   /** True once a decode failure was passed on, or the input ended: nothing more comes out. */
   get stopped(): boolean {
     return this.#stopped;
+  }
+
+  /** Whether the text so far ends with a CR that may be the first half of a CRLF. */
+  protected get holdsCR(): boolean {
+    return this.#heldCR;
   }
 
   /** Decodes one chunk: UTF-8 bytes (streaming, invalid bytes become U+FFFD) or text. */
@@ -165,14 +198,19 @@ export class SseDecoder {
    * message or line it was measuring then) bounds the current message's from above. While
    * that stays within the limit, the text is only kept, and a blank line at its end (where
    * a server's chunk usually ends) moves the walk there, as no message is open after it.
-   * Past the limit, or past {@link KEEP} characters kept, the kept texts and this one are
-   * walked line by line (which costs less than looking for the last blank line of every
-   * chunk that does not end with one).
+   * Past the limit the kept texts and this one are walked line by line. Past {@link KEEP}
+   * characters kept (but within the limit, so nothing kept can have outgrown it), the walk
+   * moves to the last blank line kept, and only the lines after it are walked.
    */
   #limit(text: string): number {
     const total = this.#total + text.length;
     this.#total = total;
-    if (total - this.#from > this.#max || total - this.#walked > KEEP) return this.#walkKept(text);
+    if (total - this.#from > this.#max) return this.#walkKept(text);
+    if (total - this.#walked > KEEP) {
+      this.#unwalked.push(text);
+      this.#skipToLastBlankLine(total);
+      return -1;
+    }
     if (endsWithBlankLine(text)) {
       // Setting an array's length costs more than the rest of this path: only when needed.
       if (this.#unwalked.length !== 0) this.#unwalked.length = 0;
@@ -182,6 +220,31 @@ export class SseDecoder {
       this.#unwalked.push(text);
     }
     return -1;
+  }
+
+  /**
+   * Moves the walk to the last blank line in the texts kept (which end at offset `total`),
+   * then walks the lines after it; walks them all if none has one. Within the limit, so the
+   * walk finds nothing: it only brings #walked up to date. (The texts are searched one by
+   * one, from the last: joining them costs more than the rest.)
+   */
+  #skipToLastBlankLine(total: number): void {
+    const kept = this.#unwalked;
+    this.#unwalked = [];
+    let first = 0;
+    let end = total;
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const text = kept[i] ?? "";
+      const after = afterLastBlankLine(text);
+      end -= text.length;
+      if (after === -1) continue;
+      this.#walked = this.#from = end + after;
+      this.#inMessage = this.#inLine = false;
+      kept[i] = text.slice(after);
+      first = i;
+      break;
+    }
+    for (let i = first; i < kept.length; i++) this.#walkLines(kept[i] ?? "");
   }
 
   /** Walks the texts kept, then `text`, which alone can outgrow the limit: see #limit. */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseDecodeFailure } from "../src/index.ts";
 import { SseDecoder } from "../src/sse-decoder.ts";
-import { SsePositionDecoder } from "../src/sse-positions.ts";
+import { SsePositionDecoder, SseReleaseDecoder } from "../src/sse-positions.ts";
 
 const utf8 = new TextEncoder();
 
@@ -456,5 +456,143 @@ describe("SPEC §12: maxBufferSize gives the same verdict, at the same place, wh
       );
       expect(decode([input], 100 * kib).values).toEqual(expected);
     }
+  });
+});
+
+describe("maxBufferSize over long inputs (the decoder measures lazily past 256 KiB)", () => {
+  // Past 256 KiB of text without a chunk that ends at a blank line, the decoder moves its
+  // measure to the last blank line it kept; a message that started before must still count
+  // whole, in every framing.
+  const kib = 1024;
+  const limit = 300 * kib;
+  /** About 700 KiB of short messages, one of `size` characters (line included), more after. */
+  function stream(eol: string, size: number): string {
+    const short = (i: number) => `: ping${eol}data: {"i":${i}}${eol}${eol}`;
+    const before = Array.from({ length: 12_000 }, (_, i) => short(i)).join("");
+    const payload = "x".repeat(size - `data: ""`.length);
+    return `${before}data: "${payload}"${eol}${eol}${short(-1)}`;
+  }
+  function logUniformCuts(length: number, seed: number): number[] {
+    const rng = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { numRuns: 1, seed })[0] ?? 1;
+    const cuts: number[] = [];
+    let state = rng;
+    for (let at = 0; at < length; ) {
+      state = (Math.imul(state, 48271) + 11) % 2147483647;
+      at += Math.max(1, Math.floor(Math.exp(((state >>> 0) / 2147483647) * Math.log(64 * kib))));
+      cuts.push(at);
+    }
+    return cuts;
+  }
+
+  it.each(["\n", "\r\n", "\r"])(
+    "%j: a message just within the limit passes, one just past fails",
+    (eol) => {
+      for (const [size, fails] of [
+        [limit, false],
+        [limit + 1, true],
+      ] as const) {
+        const bytes = utf8.encode(stream(eol, size));
+        const chunkings = [
+          [bytes],
+          splitBytes(
+            bytes,
+            Array.from({ length: 40 }, (_, i) => (i + 1) * 64 * kib),
+          ),
+          splitBytes(bytes, logUniformCuts(bytes.length, size)),
+        ];
+        for (const chunks of chunkings) {
+          const values = decodeValues(chunks, limit);
+          expect(values).toHaveLength(fails ? 12_001 : 12_002);
+          expect(values.at(-1)).toEqual(fails ? { failure: "SSE_BUFFER_OVERFLOW" } : { i: -1 });
+        }
+      }
+    },
+  );
+});
+
+describe("SseReleaseDecoder: the proxy's safe offset, found per chunk", () => {
+  /**
+   * `safe` after every chunk, from SsePositionDecoder and from SseReleaseDecoder, up to a
+   * decode failure (after which the proxy takes its offsets from SsePositionDecoder).
+   */
+  function safesAfterEachChunk(chunks: readonly Uint8Array[], maxBufferSize?: number) {
+    const walked = new SsePositionDecoder(() => {}, { maxBufferSize });
+    const looked = new SseReleaseDecoder(() => {}, { maxBufferSize });
+    const want: number[] = [];
+    const got: number[] = [];
+    for (const chunk of chunks) {
+      walked.push(chunk);
+      looked.push(chunk);
+      expect(looked.stopped).toBe(walked.stopped);
+      if (walked.stopped) break;
+      want.push(walked.safe);
+      got.push(looked.safe);
+    }
+    return { want, got };
+  }
+
+  function expectSameSafes(bytes: Uint8Array, cuts: readonly number[], maxBufferSize?: number) {
+    const chunkings = [
+      [bytes],
+      splitBytes(bytes, cuts),
+      Array.from(bytes, (b) => Uint8Array.of(b)),
+      // Empty chunks between the pieces change nothing either.
+      splitBytes(bytes, cuts).flatMap((c) => [c, new Uint8Array(0)]),
+    ];
+    for (const chunks of chunkings) {
+      const { want, got } = safesAfterEachChunk(chunks, maxBufferSize);
+      expect(got).toEqual(want);
+    }
+  }
+
+  it.each([
+    "data: 1\r\n\r\n: ping\r\n",
+    "data: 1\r\r: ping\rdata: 2\r",
+    ": a\n: b\n\ndata: 1\n: c\n\n",
+    "\ufeff: hi\n\ufeff: not a BOM\n\n",
+    "\ufeff\ndata: 1\n\n",
+    "id: 1\n\n: ping\nevent: x\n: inside\ndata: 2\n\n",
+    `data: "${"中".repeat(30)}"\r\n\r\n: ${"😀".repeat(20)}\r\n`,
+  ])("%j, cut anywhere, gives SsePositionDecoder's safe after every chunk", (text) => {
+    const bytes = utf8.encode(text);
+    const step = Math.ceil(bytes.length / 16);
+    for (let a = 0; a <= bytes.length; a++) {
+      for (let b = a; b <= bytes.length; b += step) expectSameSafes(bytes, [a, b]);
+    }
+  });
+
+  it("a CR, then the bytes of a character over several chunks, then an LF: a lone CR", () => {
+    const bytes = Uint8Array.from([
+      ...utf8.encode("data: 1\n\r"),
+      0xe2,
+      0x0a,
+      ...utf8.encode("\n"),
+    ]);
+    const chunks = [bytes.subarray(0, 9), bytes.subarray(9, 10), bytes.subarray(10)];
+    const { want, got } = safesAfterEachChunk(chunks);
+    expect(got).toEqual(want);
+    expect(got.at(-1)).toBe(bytes.length);
+  });
+
+  it("random inputs (invalid bytes too), whole, byte by byte and at random splits", () => {
+    fc.assert(
+      fc.property(input, points, junk, (text, cuts, junk) => {
+        expectSameSafes(withInvalidBytes(utf8.encode(text), junk), cuts);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("under a small maxBufferSize too", () => {
+    fc.assert(
+      fc.property(input, points, fc.integer({ min: 1, max: 120 }), (text, cuts, max) => {
+        expectSameSafes(utf8.encode(text), cuts, max);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads bytes only", () => {
+    expect(() => new SseReleaseDecoder(() => {}).push("data: 1\n\n")).toThrow(TypeError);
   });
 });
