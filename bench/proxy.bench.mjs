@@ -7,6 +7,10 @@
  * (p) `verifyResponse(new Response(body)).body` from ../dist/index.js, read to its end
  *     (`lineEnds: "keep"`, the default: the upstream's own bytes).
  * (l) the same with `lineEnds: "lf"` (what `verifyingFetch` uses by default).
+ * (s) the bound: the same decoding core and verifier over the same chunks, called in a plain
+ *     loop with no stream at all (UTF-8 decoding, eventsource-parser, JSON.parse, verify).
+ *     No proxy built on these parts can run faster, so (s)/(a) is the most the proxy could
+ *     reach on this machine; (p)/(s) is what the streams and the byte release cost on top.
  *
  * Inputs: the chat, tool and agentic runs of bench/runs.mjs, written as `data: <json>\n\n`,
  * and a "mixed" one: the agentic run written with CRLF line ends, a `: ping` heartbeat, an
@@ -62,9 +66,11 @@ const stop = (message) => {
 if (!(N_EVENTS > 0) || !(ROUNDS > 0)) stop("bad --events or --rounds");
 if (MEMORY && !(MEMORY_EVENTS >= 2 * MEMORY_EVERY)) stop("--memory-events must be >= 200000");
 
-const { verifyResponse } = await import("../dist/index.js").catch((err) =>
+const { verifyResponse, Verifier } = await import("../dist/index.js").catch((err) =>
   stop(`cannot import ../dist/index.js (run \`npx tsup\` first): ${err?.message ?? err}`),
 );
+// Internal, but built as a module of its own: the decoding core every pipeline uses.
+const { SseDecoder } = await import("../dist/sse-decoder.js");
 const gc = exposeGc();
 
 // ---------------------------------------------------------------------------------------
@@ -109,15 +115,30 @@ async function proxied(body, options) {
   }
 }
 
+/** (s): decodes and verifies the chunks in a loop; resolves to the number of events. */
+function bound(_body, chunks) {
+  const verifier = new Verifier();
+  let n = 0;
+  const decoder = new SseDecoder((value) => {
+    verifier.verify(value);
+    n++;
+  });
+  for (const chunk of chunks) decoder.push(chunk);
+  decoder.finish();
+  verifier.end();
+  return n;
+}
+
 const PIPELINES = [
   { key: "a", label: "(a) floor: decode+parse", run: floor },
   { key: "p", label: "(p) verifyResponse", run: (body) => proxied(body, {}) },
   { key: "l", label: '(l) lineEnds "lf"', run: (body) => proxied(body, { lineEnds: "lf" }) },
+  { key: "s", label: "(s) bound: no stream", run: bound },
 ];
 
 async function time(run, chunks, expected) {
   const t0 = performance.now();
-  const got = await run(bodyOf(chunks));
+  const got = await run(bodyOf(chunks), chunks);
   const ms = performance.now() - t0;
   if (got !== expected) stop(`a timed pass read ${got}, expected ${expected}`);
   return ms;
@@ -174,13 +195,13 @@ console.log(
 
 const started = performance.now();
 const rows = [];
-const ratios = { p: [], l: [] };
+const ratios = { p: [], l: [], s: [] };
 for (const name of selected) {
   const { events, write } = RUNS[name]();
   const n = events.length;
   const bytes = encode(events, write);
   const chunks = logUniformChunks(bytes, 0x5eed);
-  const expected = { a: n, p: bytes.length, l: lfOnly(bytes).length };
+  const expected = { a: n, p: bytes.length, l: lfOnly(bytes).length, s: n };
 
   // Guard against timing a no-op: the proxy must cut a corrupted copy short.
   const bad = corrupted(events);
@@ -193,7 +214,9 @@ for (const name of selected) {
   let roundMs = 0;
   for (const p of PIPELINES) {
     const t0 = performance.now();
-    const got = await p.run(bodyOf(chunks)).catch((err) => `${err?.code ?? err}`);
+    const got = await Promise.resolve()
+      .then(() => p.run(bodyOf(chunks), chunks))
+      .catch((err) => `${err?.code ?? err}`);
     roundMs += performance.now() - t0;
     if (got !== expected[p.key]) {
       stop(`${p.label} read ${got}, expected ${expected[p.key]} ("${name}")`);
@@ -224,6 +247,7 @@ for (const name of selected) {
     `${rate(n / (ms[k] / 1000))} ev/s ${(bytes.length / 1e3 / ms[k]).toFixed(0).padStart(4)} MB/s`;
   ratios.p.push(ms.a / ms.p);
   ratios.l.push(ms.a / ms.l);
+  ratios.s.push(ms.a / ms.s);
   const size = [int.format(n), (bytes.length / 1e6).toFixed(1), int.format(chunks.length)];
   const ratio = (k) => `${(ms.a / ms[k]).toFixed(2)}x`;
   rows.push([
@@ -233,14 +257,18 @@ for (const name of selected) {
     ...PIPELINES.map((p) => speed(p.key)),
     ratio("p"),
     ratio("l"),
+    ratio("s"),
   ]);
 }
 
 const labels = PIPELINES.map((p) => p.label);
-printColumns(["run", "events", "MB", "chunks", "n", ...labels, "p/a", "l/a"], rows);
+printColumns(["run", "events", "MB", "chunks", "n", ...labels, "p/a", "l/a", "s/a"], rows);
 const range = (xs) => `${Math.min(...xs).toFixed(2)}x–${Math.max(...xs).toFixed(2)}x`;
 console.log(
   `\nspeed of (p) vs the floor (a): ${range(ratios.p)} (target >= 1.5x); (l): ${range(ratios.l)}`,
+);
+console.log(
+  `the bound (s), decoding and verifying with no stream at all, vs (a): ${range(ratios.s)}`,
 );
 console.log(`throughput section ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
