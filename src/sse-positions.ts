@@ -384,6 +384,11 @@ export class SseReleaseDecoder extends SseDecoder {
   #bom = false;
   /** Whether the chunk's text has a CR (one held back from before aside). */
   #crs = false;
+  /**
+   * Whether the decoder holds back a CR that ended the text so far (it may be a CRLF's).
+   * Every chunk that can change it reaches `feed`.
+   */
+  #holdsCR = false;
   /** Where the backward searches for an LF and a CR stopped (-1: none left). */
   #lf = -1;
   #cr = -1;
@@ -416,6 +421,7 @@ export class SseReleaseDecoder extends SseDecoder {
   ): void {
     // Searching a string costs far less than searching bytes.
     this.#crs = text.indexOf("\r", held ? 1 : 0) !== -1;
+    this.#holdsCR = hold;
     super.feed(text, bytes, shift, held, hold);
   }
 
@@ -431,7 +437,7 @@ export class SseReleaseDecoder extends SseDecoder {
     const length = bytes.length;
     let end = length;
     let held = -1;
-    if (this.holdsCR) {
+    if (this.#holdsCR) {
       held = bytes.lastIndexOf(CR);
       if (held === -1) {
         // Still the CR held before (what follows is part of a character): nothing has
