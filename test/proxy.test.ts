@@ -554,6 +554,21 @@ describe("verifyResponse: violations", () => {
     expect(body.endsWith(`"code":"STREAM_ENDED_BEFORE_RUN_CLOSED"}\n\n`)).toBe(true);
   });
 
+  it("mid-stream, a line that starts with U+FEFF keeps it: no BOM to drop there", async () => {
+    // The proxy finds where a violation leaves the output by decoding the bytes it kept
+    // again, from the last release. Here they start with U+FEFF, which makes "\ufeffdata"
+    // an unknown field (a block with no event); read as a BOM, it would become a second
+    // RUN_STARTED and move the cut.
+    const started = `data: ${JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" })}\n\n`;
+    const odd = `\ufeff${started}`;
+    const bad = `data: ${JSON.stringify({ type: "TEXT_MESSAGE_END", messageId: "m" })}\n\n`;
+    for (const rest of [odd + bad, `${odd}: ping\n${bad}`]) {
+      const out = await proxy([utf8.encode(started), utf8.encode(rest)]);
+      expect(text.decode(out.bytes)).toBe(started + rest.slice(0, rest.indexOf(bad)));
+      expect(isVerifyError(out.error) && out.error.code).toBe("TEXT_MESSAGE_NOT_OPEN");
+    }
+  });
+
   it("passes its options on: allowSequentialRuns and maxBufferSize", async () => {
     const run = [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
