@@ -1,7 +1,8 @@
 /**
  * The SSE decoding core (SPEC §12): bytes or strings in, one JSON value per SSE message out.
  * Every consumer uses it: `SseDecoderStream` and `verifiedEvents` as it is, the proxy and
- * the command through `SsePositionDecoder`, which also tells where each message starts.
+ * the command through the subclasses in sse-positions.ts, which also tell where messages
+ * start and how much of the input is done with.
  * @module
  */
 

@@ -1,6 +1,9 @@
 /**
  * The SSE decoding core with positions, for the proxy and the command: where each message
- * starts, and how much of the input is done with.
+ * starts, and how much of the input is done with. `SsePositionDecoder` follows every line
+ * (the command reports lines and offsets; the proxy asks it where a violation leaves the
+ * output); `SseReleaseDecoder` only tells, per chunk, how far the input is done with (the
+ * proxy's hot path). A test holds the two to the same answer after every chunk.
  * @module
  */
 
