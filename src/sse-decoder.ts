@@ -35,6 +35,18 @@ const BOM = 0xfeff;
 const KEEP = 256 * 1024;
 
 /**
+ * Whether `text` ends with a blank line: an LF (alone or after a CR) right after another
+ * line end.
+ */
+function endsWithBlankLine(text: string): boolean {
+  let i = text.length - 1;
+  if (text.charCodeAt(i) !== LF) return false;
+  if (text.charCodeAt(i - 1) === CR) i--;
+  const before = text.charCodeAt(i - 1);
+  return before === LF || before === CR;
+}
+
+/**
  * Where the last blank line of `text` ends, or -1 if none is seen: walks back over its line
  * ends, each search starting where the last one stopped (searching a string backwards is
  * slow, so a text without a CR is not searched for one). A blank line at the very start of
@@ -180,8 +192,10 @@ export class SseDecoder {
    *
    * The length of what was fed since #from (where the walk left off, or the start of the
    * message or line it was measuring then) bounds the current message's from above. While
-   * that stays within the limit, the text is only kept. Past the limit the kept texts and
-   * this one are walked line by line. Past {@link KEEP} characters kept (but within the
+   * that stays within the limit, the text is only kept, and a blank line at its end (where
+   * a server's chunk usually ends) moves the walk there, as no message is open after it;
+   * this also lets go of small chunks early. Past the limit the kept texts and this one are
+   * walked line by line. Past {@link KEEP} characters kept (but within the
    * limit, so nothing kept can have outgrown it), the walk moves to the last blank line
    * kept, and only the lines after it are walked.
    */
@@ -189,6 +203,13 @@ export class SseDecoder {
     const total = this.#total + text.length;
     this.#total = total;
     if (total - this.#from > this.#max) return this.#walkKept(text);
+    if (endsWithBlankLine(text)) {
+      // Setting an array's length costs more than the rest of this path: only when needed.
+      if (this.#unwalked.length !== 0) this.#unwalked.length = 0;
+      this.#walked = this.#from = total;
+      this.#inMessage = this.#inLine = false;
+      return -1;
+    }
     this.#unwalked.push(text);
     if (total - this.#walked > KEEP) this.#skipToLastBlankLine(total);
     return -1;
