@@ -16,6 +16,8 @@ interface SpecCase {
   events: unknown[];
   sequential: boolean;
   schema: boolean;
+  /** `— with maxIds N`: the case runs with `{ maxIds: N }` (SPEC §17.1). */
+  maxIds: number | undefined;
   expected: "accepted" | { index: number; code: string; endOfInput: boolean; field?: string };
 }
 
@@ -47,6 +49,8 @@ function parseCases(text: string): SpecCase[] {
       const header = line.split(" — ")[0] ?? line;
       const sequential = header.includes("with allowSequentialRuns");
       const schema = /\bwith agUiSchema\b/.test(line);
+      const maxIdsMatch = /\bwith maxIds (\d+)\b/.exec(line);
+      const maxIds = maxIdsMatch === null ? undefined : Number(maxIdsMatch[1]);
       let expected: SpecCase["expected"];
       if (header.startsWith("# Accepted")) {
         expected = "accepted";
@@ -59,7 +63,7 @@ function parseCases(text: string): SpecCase[] {
         expected = { index: Number(m[1]), code: m[3] ?? "", endOfInput: m[2] !== undefined };
         if (m[4] !== undefined) expected.field = m[4];
       }
-      current = { header: line, line: i + 1, events: [], sequential, schema, expected };
+      current = { header: line, line: i + 1, events: [], sequential, schema, maxIds, expected };
       cases.push(current);
       return;
     }
@@ -79,7 +83,13 @@ describe("SPEC.md examples", () => {
     expect(cases.filter((c) => c.schema).length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(cases.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (_name, c) => {
+  // §17.1's limit is built by issue 18; until it lands its example is pending, not skipped.
+  for (const c of cases.filter((c) => c.maxIds !== undefined)) {
+    it.todo(`SPEC.md:${c.line} ${c.header} (issue 18: maxIds)`);
+  }
+
+  const runnable = cases.filter((c) => c.maxIds === undefined);
+  it.each(runnable.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (_name, c) => {
     const options = c.schema
       ? { allowSequentialRuns: c.sequential, schema: agUiSchema }
       : { allowSequentialRuns: c.sequential };
