@@ -70,7 +70,7 @@ const { verifyResponse, Verifier } = await import("../dist/index.js").catch((err
   stop(`cannot import ../dist/index.js (run \`npx tsup\` first): ${err?.message ?? err}`),
 );
 // Internal, but built as a module of its own: the decoding core every pipeline uses.
-const { SseDecoder } = await import("../dist/sse-decoder.js");
+const { SseDecoder } = await import("../dist/sse/decoder.js");
 const gc = exposeGc();
 
 // ---------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isBranded } from "./brand.ts";
+import { isBranded } from "./_util/brand.ts";
 
 /** A stable failure code (SPEC §10.2). Renaming one is a breaking change. */
 export type VerifyErrorCode =

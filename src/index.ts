@@ -24,21 +24,22 @@
  * ```
  * @module
  */
-export * from "./chunk-expander.ts";
-export * from "./client.ts";
-export * from "./encoder.ts";
+
 export * from "./errors.ts";
-export * from "./events.ts";
-export { type FetchFunction, type VerifyingFetchOptions, verifyingFetch } from "./fetch.ts";
-export * from "./proxy.ts";
-export type { DecoderOptions } from "./sse-decoder.ts";
-export * from "./sse-decoder-stream.ts";
-export * from "./verified-events.ts";
+export * from "./events/index.ts";
+export * from "./http/client.ts";
+export { type FetchFunction, type VerifyingFetchOptions, verifyingFetch } from "./http/fetch.ts";
+export * from "./http/proxy.ts";
+export type { DecoderOptions } from "./sse/decoder.ts";
+export * from "./sse/decoder-stream.ts";
+export * from "./sse/encoder.ts";
+export * from "./streams/chunk-expander.ts";
+export * from "./streams/verified-events.ts";
+export * from "./streams/verifying-stream.ts";
 export {
   type EventOf,
   Verifier,
   type VerifierOptions,
   validateRunOutcome,
   verifyAll,
-} from "./verifier.ts";
-export * from "./verifying-stream.ts";
+} from "./verify/verifier.ts";

@@ -22,7 +22,7 @@ import {
   verifyingFetch,
   verifyResponse,
 } from "../src/index.ts";
-import { SsePositionDecoder } from "../src/sse-positions.ts";
+import { SsePositionDecoder } from "../src/sse/positions.ts";
 import { concat } from "./support/streams.ts";
 import { buildRun, validRun } from "./support/valid-run.ts";
 

@@ -8,7 +8,7 @@
 
 import type * as S from "@ag-ui/core/schemas";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type * as E from "../src/events.ts";
+import type * as E from "../src/events/index.ts";
 import { agUiSchema, type KnownAgUiEvent, type StandardSchemaV1 } from "../src/schema/index.ts";
 
 type Out<Schema extends { _zod: { output: unknown } }> = Schema["_zod"]["output"];

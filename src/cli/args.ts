@@ -5,9 +5,10 @@
 
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import type { Format } from "./check.ts";
+import type { Format } from "../report/check.ts";
+import { RULES_IN_WORDS, SCHEMA_IN_WORDS, wrap } from "../report/render.ts";
 import { DEFAULT_EXTENSIONS } from "./inputs.ts";
-import { RULES_IN_WORDS, SCHEMA_IN_WORDS, wrap } from "./report.ts";
+import { UsageError } from "./problems.ts";
 
 export const HELP = `ag-ui-verify: check that AG-UI agent event streams follow the protocol's rules
 
@@ -73,9 +74,6 @@ The rules (0-13):
 ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join("\n")}
 ${wrap("      ", SCHEMA_IN_WORDS)}
 `;
-
-/** A problem with how the command was called, or with reading an input: exit 2. */
-export class UsageError extends Error {}
 
 export interface Options {
   readonly paths: readonly string[];

@@ -7,19 +7,13 @@
 
 import process from "node:process";
 import { parentPort, Worker } from "node:worker_threads";
-import { UsageError } from "./args.ts";
-import type { CheckOptions } from "./check.ts";
+import type { CheckOptions } from "../report/check.ts";
+import { jsonReport, type Report } from "../report/render.ts";
+import type { Outcome } from "../report/summary.ts";
 import { readHar } from "./har.ts";
 import type { Item } from "./inputs.ts";
+import { UsageError } from "./problems.ts";
 import { checkBytes, checkFile, checkStream } from "./read.ts";
-import { jsonReport, type Report } from "./report.ts";
-
-/** What one item gave: a report per input (a HAR file gives one per event stream). */
-export interface Outcome {
-  readonly reports: Report[];
-  /** HAR entries that are not event streams. */
-  readonly skipped: number;
-}
 
 /** How far results may run ahead of the first one not yet handed on: bounds what waits. */
 const WINDOW = 256;

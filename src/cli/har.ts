@@ -6,8 +6,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { UsageError } from "./args.ts";
-import { ioMessage, messageOf } from "./read.ts";
+import { ioMessage, messageOf, UsageError } from "./problems.ts";
 
 /** One SSE response of a HAR file. */
 export interface HarStream {

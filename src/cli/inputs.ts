@@ -6,7 +6,7 @@
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ioMessage } from "./read.ts";
+import { ioMessage } from "./problems.ts";
 
 /** An input to check, or a path that gave none (`problem` says why). */
 export interface Item {

@@ -12,12 +12,13 @@
 import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { isMainThread } from "node:worker_threads";
-import { HELP, type Options, parseOptions, UsageError } from "./args.ts";
+import { jsonReport, plural, type Result, style, textReport } from "../report/render.ts";
+import { Summary } from "../report/summary.ts";
+import { HELP, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
 import { expand } from "./inputs.ts";
-import { checkFile, checkStream, messageOf } from "./read.ts";
-import { jsonReport, plural, type Result, style, textReport } from "./report.ts";
-import { Summary } from "./summary.ts";
+import { messageOf, UsageError } from "./problems.ts";
+import { checkFile, checkStream } from "./read.ts";
 import { checkUrl } from "./url.ts";
 
 function version(): string {

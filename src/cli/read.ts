@@ -5,29 +5,9 @@
  */
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { UsageError } from "./args.ts";
-import { Check, type CheckOptions } from "./check.ts";
-import type { Result } from "./report.ts";
-
-const REASONS: Record<string, string> = {
-  ENOENT: "no such file",
-  EISDIR: "it is a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  ENOTDIR: "a part of the path is not a directory",
-};
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A one-line message for a failed file operation on `what`. */
-export function ioMessage(error: unknown, what: string): string {
-  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  const reason =
-    (typeof code === "string" && REASONS[code]) || messageOf(error).replace(/\s+/g, " ");
-  return `cannot read ${what}: ${reason}`;
-}
+import { Check, type CheckOptions } from "../report/check.ts";
+import type { Result } from "../report/render.ts";
+import { ioMessage, UsageError } from "./problems.ts";
 
 function result(check: Check, input: string, start: number): Result {
   return {

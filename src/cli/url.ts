@@ -6,14 +6,14 @@
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { text as streamText } from "node:stream/consumers";
-import { HttpError, runAgent } from "../client.ts";
 import { isVerifyError, type VerifyError } from "../errors.ts";
-import type { RunAgentInput } from "../events.ts";
+import type { RunAgentInput } from "../events/index.ts";
+import { HttpError, runAgent } from "../http/client.ts";
+import { plural, type Result } from "../report/render.ts";
+import { Tally } from "../report/tally.ts";
 import { agUiSchema } from "../schema/index.ts";
-import { type Options, UsageError } from "./args.ts";
-import { ioMessage, messageOf } from "./read.ts";
-import { plural, type Result } from "./report.ts";
-import { Tally } from "./tally.ts";
+import type { Options } from "./args.ts";
+import { ioMessage, messageOf, UsageError } from "./problems.ts";
 
 async function readInput(path: string | undefined): Promise<RunAgentInput> {
   if (path === undefined) {

@@ -17,11 +17,11 @@
  * ```
  * @module
  */
-import type { KnownAgUiEvent } from "../events.ts";
+import type { KnownAgUiEvent } from "../events/index.ts";
 import { applyDefaults, firstIssue, type SchemaIssue } from "./generated.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 
-export type { KnownAgUiEvent } from "../events.ts";
+export type { KnownAgUiEvent } from "../events/index.ts";
 export type { StandardSchemaV1 } from "./standard-schema.ts";
 
 /** The issue the last call of `passes` that returned false found. */

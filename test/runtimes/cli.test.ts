@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Check, type CheckOptions } from "../../src/cli/check.ts";
+import { Check, type CheckOptions } from "../../src/report/check.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
 import { runCli } from "./cli-run.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isVerifyError, SseDecodeFailure } from "../../src/errors.ts";
-import { verifyAll } from "../../src/verifier.ts";
+import { verifyAll } from "../../src/verify/verifier.ts";
 import { buildRun, type Ev } from "../support/valid-run.ts";
 import { runCli } from "./cli-run.ts";
 

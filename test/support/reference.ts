@@ -1,5 +1,5 @@
 // A slow, deliberately plain reference verifier written directly from spec/SPEC.md §3–§9,
-// without looking at src/verifier.ts. The differential test compares it with `verifyAll`.
+// without looking at src/verify/. The differential test compares it with `verifyAll`.
 // It computes verdicts only: no messages, no poisoning (§10.4 does not change a verdict).
 
 import { SseDecodeFailure } from "../../src/index.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { AgUiEvent } from "./events.ts";
+import type { AgUiEvent } from "../events/index.ts";
 
 /**
  * A `TransformStream` from events to SSE bytes: one `data: <json>` line and a blank line

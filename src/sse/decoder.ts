@@ -7,7 +7,7 @@
  */
 
 import { createParser, type EventSourceParser } from "eventsource-parser";
-import { SseDecodeFailure } from "./errors.ts";
+import { SseDecodeFailure } from "../errors.ts";
 
 /** Options of the SSE decoder. */
 export interface DecoderOptions {

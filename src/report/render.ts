@@ -4,8 +4,8 @@
  */
 
 import { SseDecodeFailure, type VerifyError } from "../errors.ts";
-import { EVENT_TYPES } from "../events.ts";
-import type { SsePosition } from "../sse-positions.ts";
+import { EVENT_TYPES } from "../events/index.ts";
+import type { SsePosition } from "../sse/positions.ts";
 import type { Format } from "./check.ts";
 import type { RunOutcome, Seen, SubagentNode, Tally } from "./tally.ts";
 

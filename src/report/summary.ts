@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { Outcome } from "./corpus.ts";
 import {
   count,
   formatBytes,
@@ -14,7 +13,14 @@ import {
   type Report,
   ruleLines,
   type Style,
-} from "./report.ts";
+} from "./render.ts";
+
+/** What one item gave: a report per input (a HAR file gives one per event stream). */
+export interface Outcome {
+  readonly reports: Report[];
+  /** HAR entries that are not event streams. */
+  readonly skipped: number;
+}
 
 const EXAMPLES = 5;
 const LARGEST = 5;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { SsePosition } from "../sse-positions.ts";
+import type { SsePosition } from "../sse/positions.ts";
 
 /** How a run ended: its `RUN_FINISHED` outcome, or its `RUN_ERROR`. */
 export interface RunOutcome {

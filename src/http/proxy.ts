@@ -3,10 +3,10 @@
  * @module
  */
 
-import { isVerifyError } from "./errors.ts";
-import type { DecoderOptions } from "./sse-decoder.ts";
-import { SsePositionDecoder, SseReleaseDecoder } from "./sse-positions.ts";
-import { Verifier, type VerifierOptions } from "./verifier.ts";
+import { isVerifyError } from "../errors.ts";
+import type { DecoderOptions } from "../sse/decoder.ts";
+import { SsePositionDecoder, SseReleaseDecoder } from "../sse/positions.ts";
+import { Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {

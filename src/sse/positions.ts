@@ -7,7 +7,7 @@
  * @module
  */
 
-import { SseDecoder } from "./sse-decoder.ts";
+import { SseDecoder } from "./decoder.ts";
 
 /**
  * A place in the input: a 1-based line number and an offset (in bytes for byte input, in

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier.ts";
+import { type EventOf, passes, Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
 /**
  * A `TransformStream` that runs a {@link Verifier} over the values written to it: each

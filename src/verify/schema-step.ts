@@ -1,10 +1,15 @@
 /**
- * The verifier's schema step (SPEC §14): running a Standard Schema on an event, and naming
- * where its first issue lies in the notation of SPEC §4.1.
+ * The verifier's schema step (SPEC §6 step 4b, §14): running a Standard Schema on an event,
+ * naming where its first issue lies in the notation of SPEC §4.1, and deciding whether a
+ * rejection is rule 0's or the schema's.
  * @module
  */
 
-import type { StandardSchemaV1 } from "./schema/standard-schema.ts";
+import { ruleOf } from "../errors.ts";
+import type { StandardSchemaV1 } from "../schema/standard-schema.ts";
+import { unreadableField } from "./field-finder.ts";
+import { newRun, type Rec, type Rule } from "./state.ts";
+import { describe, PassThrough, Violation } from "./violations.ts";
 
 /**
  * The issues `schema` finds in `value`, or undefined when it accepts the value. A schema
@@ -13,7 +18,7 @@ import type { StandardSchemaV1 } from "./schema/standard-schema.ts";
  *
  * @example
  * ```ts
- * import { schemaIssues } from "./schema-check.ts";
+ * import { schemaIssues } from "./schema-step.ts";
  * const strings = {
  *   "~standard": {
  *     version: 1 as const,
@@ -72,7 +77,7 @@ export function standardProps(schema: StandardSchemaV1): StandardSchemaV1.Props 
  *
  * @example
  * ```ts
- * import { issuePath } from "./schema-check.ts";
+ * import { issuePath } from "./schema-step.ts";
  * issuePath({ message: "x", path: ["input", "messages", 2, { key: "role" }] }); // "input.messages[2].role"
  * ```
  * @internal
@@ -90,4 +95,60 @@ export function issuePath(issue: StandardSchemaV1.Issue): string | undefined {
     }
   }
   return out;
+}
+
+/**
+ * The schema step (SPEC §6 step 4b, §14). It changes no state. Rule 0's field checks come
+ * first, so when the schema does not accept the event, they decide whether the error is
+ * theirs.
+ */
+export function checkSchema(
+  schema: StandardSchemaV1.Props,
+  event: Rec,
+  type: string,
+  rule: Rule | undefined,
+): void {
+  let issues: readonly StandardSchemaV1.Issue[] | undefined;
+  try {
+    issues = schemaIssues(schema, event);
+  } catch (thrown) {
+    throw fieldViolation(event, type, rule) ?? new PassThrough(thrown);
+  }
+  if (issues !== undefined) throw fieldViolation(event, type, rule) ?? schemaMismatch(issues);
+}
+
+/**
+ * Rule 0's field checks alone: the type's function on a scratch run, keeping only a rule 0
+ * violation. It reads every field before any other check (see RULES), so a violation of
+ * another rule means the fields are fine.
+ */
+export function fieldViolation(
+  event: Rec,
+  type: string,
+  rule: Rule | undefined,
+): Violation | undefined {
+  if (rule === undefined) return undefined;
+  try {
+    rule(newRun(), event);
+  } catch (x) {
+    const v = x instanceof Violation ? x : unreadableField(event, type, rule, x);
+    return ruleOf(v.code) === 0 ? v : undefined;
+  }
+  return undefined;
+}
+
+export function schemaMismatch(issues: readonly StandardSchemaV1.Issue[]): Violation {
+  const issue = issues[0];
+  if (issue === undefined) {
+    return new Violation(
+      "SCHEMA_MISMATCH",
+      "the schema rejected the event without naming an issue; expected an event it accepts.",
+    );
+  }
+  const field = issuePath(issue);
+  return new Violation(
+    "SCHEMA_MISMATCH",
+    `${field ?? "the event"} does not match the schema (${describe(issue.message)}); expected ${field === undefined ? "an event" : "a value"} it accepts.`,
+    field,
+  );
 }

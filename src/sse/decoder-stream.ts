@@ -3,8 +3,8 @@
  * @module
  */
 
-import type { SseDecodeFailure } from "./errors.ts";
-import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
+import type { SseDecodeFailure } from "../errors.ts";
+import { type DecoderOptions, SseDecoder } from "./decoder.ts";
 
 /**
  * A `TransformStream` from SSE bytes (or already-decoded strings) to one JSON value per SSE

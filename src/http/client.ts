@@ -3,14 +3,14 @@
  * @module
  */
 
-import { isBranded } from "./brand.ts";
-import { ChunkExpanderStream } from "./chunk-expander.ts";
-import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "./events.ts";
+import { isBranded } from "../_util/brand.ts";
+import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "../events/index.ts";
+import type { DecoderOptions } from "../sse/decoder.ts";
+import { SseDecoderStream } from "../sse/decoder-stream.ts";
+import { ChunkExpanderStream } from "../streams/chunk-expander.ts";
+import { verifiedEvents } from "../streams/verified-events.ts";
+import { type EventOf, shapeError, type VerifierOptions } from "../verify/verifier.ts";
 import { isEventStreamType } from "./fetch.ts";
-import type { DecoderOptions } from "./sse-decoder.ts";
-import { SseDecoderStream } from "./sse-decoder-stream.ts";
-import { verifiedEvents } from "./verified-events.ts";
-import { type EventOf, shapeError, type VerifierOptions } from "./verifier.ts";
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions extends VerifierOptions, DecoderOptions {

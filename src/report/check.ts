@@ -7,9 +7,9 @@
 
 import { isVerifyError, SseDecodeFailure, type VerifyError } from "../errors.ts";
 import { agUiSchema } from "../schema/index.ts";
-import { SseDecoder } from "../sse-decoder.ts";
-import { type SsePosition, SsePositionDecoder } from "../sse-positions.ts";
-import { Verifier } from "../verifier.ts";
+import { SseDecoder } from "../sse/decoder.ts";
+import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
+import { Verifier } from "../verify/verifier.ts";
 import { Tally } from "./tally.ts";
 
 export type Format = "sse" | "jsonl";
@@ -83,7 +83,7 @@ export class Check {
     if (this.error !== undefined) return false;
     this.bytes += chunk.length;
     if (this.#decoder !== undefined || this.#lines !== undefined) return this.#feed(chunk);
-    const held = this.#held.length === 0 ? chunk : Buffer.concat([...this.#held, chunk]);
+    const held = this.#held.length === 0 ? chunk : concat([...this.#held, chunk]);
     const format = this.format ?? sniff(held);
     if (format === undefined && held.length < SNIFF_LIMIT) {
       this.#held.push(chunk.slice());
@@ -97,7 +97,7 @@ export class Check {
   /** Ends the input: a last line without its line end, then the end-of-input check. */
   finish(): void {
     if (this.#decoder === undefined && this.#lines === undefined) {
-      const held = Buffer.concat(this.#held);
+      const held = concat(this.#held);
       this.#start(this.format ?? sniff(held) ?? "sse");
       this.#feed(held);
     }
@@ -187,7 +187,7 @@ class JsonLines {
     let i = 0;
     for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, i)) {
       let line = chunk.subarray(i, lf);
-      if (this.#parts.length > 0) line = Buffer.concat([...this.#parts, line]);
+      if (this.#parts.length > 0) line = concat([...this.#parts, line]);
       this.#parts = [];
       this.#partBytes = 0;
       this.#value(line);
@@ -207,7 +207,7 @@ class JsonLines {
   /** Reads a last line without its LF; returns where the input ends (its last line). */
   finish(): SsePosition {
     const partial = this.#parts.length > 0;
-    if (partial) this.#value(Buffer.concat(this.#parts));
+    if (partial) this.#value(concat(this.#parts));
     this.#parts = [];
     return { line: partial || this.#line === 1 ? this.#line : this.#line - 1, offset: this.#base };
   }
@@ -239,4 +239,17 @@ class JsonLines {
     }
     this.#emit(value, this.#at());
   }
+}
+
+/** The bytes of `parts`, in order, in one array. */
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

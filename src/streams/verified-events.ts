@@ -3,8 +3,8 @@
  * @module
  */
 
-import { type DecoderOptions, SseDecoder } from "./sse-decoder.ts";
-import { type EventOf, passes, Verifier, type VerifierOptions } from "./verifier.ts";
+import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
+import { type EventOf, passes, Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
 /**
  * Decodes and verifies an SSE response body: the events of a valid run come out one by

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { AgUiEvent } from "./events.ts";
+import type { AgUiEvent } from "../events/index.ts";
 
 /** What one chunk type expands into. */
 interface ChunkForm {

@@ -1,0 +1,28 @@
+/**
+ * The command's own failures: a usage or input problem (exit 2), and the one-line messages
+ * for failed file operations. Imported by every part of the command; imports none of them.
+ * @module
+ */
+
+/** A problem with how the command was called, or with reading an input: exit 2. */
+export class UsageError extends Error {}
+
+const REASONS: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ENOTDIR: "a part of the path is not a directory",
+};
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A one-line message for a failed file operation on `what`. */
+export function ioMessage(error: unknown, what: string): string {
+  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+  const reason =
+    (typeof code === "string" && REASONS[code]) || messageOf(error).replace(/\s+/g, " ");
+  return `cannot read ${what}: ${reason}`;
+}

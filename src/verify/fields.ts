@@ -1,0 +1,123 @@
+/**
+ * Rule 0 (SPEC §4): the shape checks every value gets first, and the readers that check
+ * each field a rule reads, in the order of SPEC §3.2.
+ * @module
+ */
+
+import type { SseDecodeFailure } from "../errors.ts";
+import { isArray, isRecord, type Owner, PARENT, type Rec } from "./state.ts";
+import { jsonType, q, Violation } from "./violations.ts";
+
+// ---------------------------------------------------------------------------------------
+// Rule 0 — malformed input (SPEC §4)
+//
+// The shape checks run first for every value (SPEC §6 step 2). The field checks are the
+// readers below: each type's function in RULES reads its fields with them, in the order
+// of SPEC §3.2, before any other check.
+
+export function notObject(value: unknown): Violation {
+  return new Violation("EVENT_NOT_OBJECT", `the value is ${jsonType(value)}; expected an object.`);
+}
+
+export function typeInvalid(type: unknown): Violation {
+  return new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(type)}; expected a string.`);
+}
+
+export function decodeFailure(failure: SseDecodeFailure): Violation {
+  const text =
+    failure.code === "INVALID_JSON"
+      ? `data ${q(failure.data ?? "")} is not JSON; expected JSON.`
+      : "it exceeds maxBufferSize; expected a shorter message.";
+  return new Violation(failure.code, text, undefined, failure.cause);
+}
+
+// The rules read top-level fields with plain property accesses, each at its own site, so
+// every read stays monomorphic; these helpers only check the value read.
+
+export function reqStr(v: unknown, path: string): string {
+  if (typeof v === "string") return v;
+  throw badField(path, v, "a string");
+}
+
+export function optStr(v: unknown, path: string): string | undefined {
+  if (v === undefined || typeof v === "string") return v;
+  throw badField(path, v, "a string");
+}
+
+/**
+ * A field problem: null, of the wrong JSON type or, unless it is an array element (where
+ * `undefined` is not absence), missing.
+ */
+export function badField(
+  path: string,
+  value: unknown,
+  expected: string,
+  element = false,
+): Violation {
+  const code =
+    value === null
+      ? "FIELD_NULL"
+      : value === undefined && !element
+        ? "FIELD_MISSING"
+        : "FIELD_WRONG_TYPE";
+  const found = code === "FIELD_MISSING" ? "missing" : jsonType(value);
+  return new Violation(code, `${path} is ${found}; expected ${expected}.`, path);
+}
+
+/**
+ * Reads an array whose elements must be objects (messages, tool calls, interrupts), each
+ * element in full before the next one, as SPEC §4.1 orders the checks.
+ */
+export function mapObjects<T>(
+  value: unknown,
+  path: string,
+  read: (item: Rec, at: string) => T,
+): T[] {
+  if (!isArray(value)) throw badField(path, value, "an array");
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const at = `${path}[${i}]`;
+    const item = value[i];
+    if (!isRecord(item)) throw badField(at, item, "an object", true);
+    out.push(read(item, at));
+  }
+  return out;
+}
+
+/** A message of MESSAGES_SNAPSHOT or of the RUN_STARTED input echo, as the seeding reads it. */
+export interface SeedMessage {
+  readonly id: string;
+  readonly role: string;
+  readonly owner: Owner;
+  readonly toolCallIds: readonly string[] | undefined;
+}
+
+/** The messages of MESSAGES_SNAPSHOT or of the input echo, in the order of SPEC §3.3. */
+export function readMessages(value: unknown, path: string): SeedMessage[] {
+  return mapObjects(value, path, (m, at) => {
+    const id = reqStr(m.id, `${at}.id`);
+    const role = reqStr(m.role, `${at}.role`);
+    const owner = optStr(m.subagentRunId, `${at}.subagentRunId`) ?? PARENT;
+    const calls = role === "assistant" ? m.toolCalls : undefined;
+    const toolCallIds =
+      calls === undefined
+        ? undefined
+        : mapObjects(calls, `${at}.toolCalls`, (c, cAt) => reqStr(c.id, `${cAt}.id`));
+    return { id, role, owner, toolCallIds };
+  });
+}
+
+/**
+ * Reads a RUN_FINISHED outcome (SPEC §3.4) and tells whether it is an interrupt outcome
+ * without interrupts, which rule 8 rejects.
+ */
+export function outcomeLacksInterrupts(outcome: unknown): boolean {
+  if (!isRecord(outcome)) throw badField("outcome", outcome, "an object");
+  const type = outcome.type;
+  if (typeof type !== "string") throw badField("outcome.type", type, "a string");
+  if (type !== "interrupt") return false;
+  const interrupts = outcome.interrupts;
+  return (
+    interrupts === undefined || mapObjects(interrupts, "outcome.interrupts", () => 0).length === 0
+  );
+}

@@ -1,0 +1,222 @@
+/**
+ * Entities that open, continue and close by id: rules 3 and 4 (text messages, tool calls,
+ * reasoning messages) and 5 (a tool result answers an ended call), with the entries of the
+ * rule table for their events and for activities and message snapshots.
+ * @module
+ */
+
+import type { VerifyErrorCode } from "../../errors.ts";
+import { badField, optStr, readMessages, reqStr } from "../fields.ts";
+import { type Lane, type Owner, PARENT, type Rec, type Run } from "../state.ts";
+import { isNotOpen, isOpen, q, type Violation } from "../violations.ts";
+import {
+  checkAgrees,
+  checkOwner,
+  recordOrCheckOwner,
+  rule10ParentOwner,
+  seed,
+} from "./ownership.ts";
+
+// ---------------------------------------------------------------------------------------
+// Rule 3 — text messages open, continue and close by id
+// Rule 4 — the same, for tool calls and for reasoning messages
+//
+// One family per open set; the start, continue and end checks below serve all three (and
+// run rule 9 on the way, in the order of the SPEC §6 table).
+
+/** An entity family that opens, continues and closes by id. */
+export interface Family {
+  readonly noun: string;
+  readonly alreadyOpen: VerifyErrorCode;
+  readonly notOpen: VerifyErrorCode;
+}
+export const TEXT: Family = {
+  noun: "text message",
+  alreadyOpen: "TEXT_MESSAGE_ALREADY_OPEN",
+  notOpen: "TEXT_MESSAGE_NOT_OPEN",
+};
+export const TOOL: Family = {
+  noun: "tool call",
+  alreadyOpen: "TOOL_CALL_ALREADY_OPEN",
+  notOpen: "TOOL_CALL_NOT_OPEN",
+};
+export const REASONING: Family = {
+  noun: "reasoning message",
+  alreadyOpen: "REASONING_MESSAGE_ALREADY_OPEN",
+  notOpen: "REASONING_MESSAGE_NOT_OPEN",
+};
+
+export function alreadyOpen(f: Family, id: string): Violation {
+  return isOpen(f.alreadyOpen, `${f.noun} ${q(id)}`);
+}
+
+export function notOpen(f: Family, id: string): Violation {
+  return isNotOpen(f.notOpen, `${f.noun} ${q(id)}`);
+}
+
+/** START of a text or reasoning message: rule 3/4, rule 9, then open. */
+export function start(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (lane.open.has(id)) throw alreadyOpen(f, id);
+  recordOrCheckOwner(lane.owners, id, tag, f.noun);
+  lane.open.add(id);
+}
+
+/** CONTENT / ARGS: rule 3/4, then rule 9. */
+export function proceed(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (!lane.open.has(id)) throw notOpen(f, id);
+  if (tag !== undefined) checkOwner(lane.owners, id, tag, f.noun);
+}
+
+/** END: rule 3/4, rule 9, then close. */
+export function close(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+  if (!lane.open.has(id)) throw notOpen(f, id);
+  checkOwner(lane.owners, id, tag, f.noun);
+  lane.open.delete(id);
+}
+
+// ---------------------------------------------------------------------------------------
+// Rule 5 — TOOL_CALL_RESULT may not answer a call that has not ended
+
+export function rule5CallEnded(run: Run, callId: string): void {
+  if (run.toolCalls.open.has(callId)) {
+    throw isOpen("TOOL_CALL_RESULT_BEFORE_END", `tool call ${q(callId)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The table's entries for text, tool, reasoning and activity events (rules/table.ts). Each reads and checks all its
+// fields (rule 0) before any other check or effect.
+
+export function textMessageStart(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  start(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function textMessageContent(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  proceed(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function textMessageEnd(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  close(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function toolCallStart(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  const id = reqStr(e.toolCallId, "toolCallId");
+  const parentId = optStr(e.parentMessageId, "parentMessageId");
+  const calls = run.toolCalls;
+  if (calls.open.has(id)) throw alreadyOpen(TOOL, id);
+  const recorded = calls.owners.get(id);
+  checkAgrees(TOOL.noun, id, recorded, tag);
+  let parent: Owner | undefined;
+  if (parentId !== undefined) {
+    parent = run.messages.owners.get(parentId);
+    const claimed = tag !== undefined ? tag : recorded;
+    if (parent !== undefined) rule10ParentOwner(id, parentId, parent, claimed);
+  }
+  calls.open.add(id);
+  // An untagged call inherits its parent message's owner (SPEC §8.2).
+  if (recorded === undefined) {
+    calls.owners.set(id, tag !== undefined ? tag : parent !== undefined ? parent : PARENT);
+  }
+  return undefined;
+}
+
+export function toolCallArgs(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  proceed(TOOL, run.toolCalls, reqStr(e.toolCallId, "toolCallId"), tag);
+  return undefined;
+}
+
+export function toolCallEnd(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  close(TOOL, run.toolCalls, reqStr(e.toolCallId, "toolCallId"), tag);
+  return undefined;
+}
+
+export function toolCallResult(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  const callId = reqStr(e.toolCallId, "toolCallId");
+  const messageId = reqStr(e.messageId, "messageId");
+  rule5CallEnded(run, callId);
+  // The result mints a tool message under its own attribution (SPEC §8.4).
+  run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
+  return undefined;
+}
+
+export function reasoningStart(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  recordOrCheckOwner(run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+  return undefined;
+}
+
+export function reasoningMessageStart(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  start(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function reasoningMessageContent(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  proceed(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function reasoningMessageEnd(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  close(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
+  return undefined;
+}
+
+export function reasoningEnd(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  checkOwner(run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+  return undefined;
+}
+
+/** Rule 9 against the registry `subtype` selects (SPEC §8.6); other subtypes check nothing. */
+export function reasoningEncryptedValue(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  const subtype = reqStr(e.subtype, "subtype");
+  const id = reqStr(e.entityId, "entityId");
+  if (subtype === "tool-call") {
+    checkOwner(run.toolCalls.owners, id, tag, "tool call");
+  } else if (subtype === "message") {
+    if (run.messages.owners.has(id)) checkOwner(run.messages.owners, id, tag, "message");
+    else checkOwner(run.reasoning.owners, id, tag, "reasoning message");
+  }
+  return undefined;
+}
+
+/** Never rejected on ownership; a replacing snapshot re-mints the owner (SPEC §8.3). */
+export function activitySnapshot(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  const id = reqStr(e.messageId, "messageId");
+  const replace = e.replace;
+  if (replace !== undefined && typeof replace !== "boolean") {
+    throw badField("replace", replace, "a boolean");
+  }
+  if (replace !== false || !run.activityOwners.has(id)) {
+    run.activityOwners.set(id, tag === undefined ? PARENT : tag);
+  }
+  return undefined;
+}
+
+export function activityDelta(run: Run, e: Rec): undefined {
+  const tag = optStr(e.subagentRunId, "subagentRunId");
+  checkOwner(run.activityOwners, reqStr(e.messageId, "messageId"), tag, "activity");
+  return undefined;
+}
+
+export function messagesSnapshot(run: Run, e: Rec): undefined {
+  optStr(e.subagentRunId, "subagentRunId");
+  const messages = e.messages;
+  if (messages === undefined) throw badField("messages", messages, "an array");
+  seed(run, readMessages(messages, "messages"), true);
+  return undefined;
+}

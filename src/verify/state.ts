@@ -1,0 +1,115 @@
+/**
+ * What the verifier knows about one run (SPEC §5): the phase, the open entities and the
+ * owner registries. A new run replaces the whole object, so nothing can be left behind by a
+ * forgotten reset. Plain data and constant-time helpers; no checks.
+ * @module
+ */
+
+/** Who produced an entity: a subagent id, or `null` for the parent agent. */
+export type Owner = string | null;
+export const PARENT: Owner = null;
+
+/** A JSON object, as far as the verifier is concerned. */
+export type Rec = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is Rec {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function isArray(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value);
+}
+
+export const BEFORE_RUN = 0;
+export const RUNNING = 1;
+export const CLOSED = 2;
+export type Phase = typeof BEFORE_RUN | typeof RUNNING | typeof CLOSED;
+
+/**
+ * Everything one run knows. A new run replaces the whole object, so nothing can be left
+ * behind by a forgotten reset.
+ */
+export interface Run {
+  /** Open text messages; the message registry (text, tool and seeded messages). */
+  readonly messages: Lane;
+  readonly toolCalls: Lane;
+  /** Open reasoning messages; the reasoning registry (blocks and messages share it). */
+  readonly reasoning: Lane;
+  readonly activityOwners: Map<string, Owner>;
+  /** step name → the owners that hold a step of that name open (never empty). */
+  readonly openSteps: Map<string, Set<Owner>>;
+  readonly activeSubagents: Set<string>;
+  readonly finishedSubagents: Set<string>;
+}
+
+export function newRun(): Run {
+  return {
+    messages: newLane(),
+    toolCalls: newLane(),
+    reasoning: newLane(),
+    activityOwners: new Map(),
+    openSteps: new Map(),
+    activeSubagents: new Set(),
+    finishedSubagents: new Set(),
+  };
+}
+
+/**
+ * One kind of entity that streams by id (text messages, tool calls, reasoning messages):
+ * the ids open now, and the kind's owner registry, which outlives the close.
+ */
+export interface Lane {
+  readonly open: OpenIds;
+  readonly owners: Map<string, Owner>;
+}
+
+export function newLane(): Lane {
+  return { open: new OpenIds(), owners: new Map() };
+}
+
+/**
+ * The ids of one kind that are open now. Messages and tool calls stream token by token, a
+ * few at a time, so most continuations name one of a few ids: a handful of slots, chosen by
+ * an id's last character, remember ids known to be open, and a string comparison then
+ * spares the set look-up, which would hash the (fresh, JSON-parsed) id string every time.
+ */
+export class OpenIds {
+  readonly #ids = new Set<string>();
+  /** Each slot holds an open id, or nothing; closing an id clears its slot. */
+  readonly #recent: (string | undefined)[] = [undefined, undefined, undefined, undefined];
+
+  get size(): number {
+    return this.#ids.size;
+  }
+
+  has(id: string): boolean {
+    const slot = slotOf(id);
+    if (id === this.#recent[slot]) return true;
+    if (!this.#ids.has(id)) return false;
+    this.#recent[slot] = id;
+    return true;
+  }
+
+  add(id: string): void {
+    this.#ids.add(id);
+    this.#recent[slotOf(id)] = id;
+  }
+
+  delete(id: string): void {
+    this.#ids.delete(id);
+    const slot = slotOf(id);
+    if (id === this.#recent[slot]) this.#recent[slot] = undefined;
+  }
+
+  values(): IterableIterator<string> {
+    return this.#ids.values();
+  }
+}
+
+/** One of the four slots of {@link OpenIds}. */
+export function slotOf(id: string): number {
+  return id.charCodeAt(id.length - 1) & 3;
+}
+
+/** A type's checks and effects (SPEC §6 table); returns the new phase for the run-level events. */
+export type Rule = (run: Run, e: Rec) => Phase | undefined;

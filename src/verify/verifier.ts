@@ -1,0 +1,276 @@
+/**
+ * The ordering state machine of SPEC §5–§9: a pure checker with no streams and no I/O.
+ *
+ * This module is the public API ({@link Verifier}, {@link verifyAll},
+ * {@link validateRunOutcome}) and the order of SPEC §6 in `Verifier.verify`. The rules are
+ * in `rules/`, one file per family, each under its `// Rule N —` heading, and `rules/table.ts`
+ * applies them per event type; `fields.ts` is rule 0, `state.ts` the run state,
+ * `violations.ts` the messages, `schema-step.ts` the opt-in schema (SPEC §14).
+ * @module
+ */
+
+import { SseDecodeFailure, type VerifyError } from "../errors.ts";
+import type { AgUiEvent } from "../events/index.ts";
+import type { StandardSchemaV1 } from "../schema/standard-schema.ts";
+import { unreadable, unreadableField } from "./field-finder.ts";
+import { decodeFailure, notObject, outcomeLacksInterrupts, typeInvalid } from "./fields.ts";
+import {
+  checkOutsideRun,
+  rule8InterruptsPresent,
+  runAlreadyStarted,
+  streamEndedBeforeRunStarted,
+  streamEndedInRun,
+} from "./rules/lifecycle.ts";
+import { RULES } from "./rules/table.ts";
+import { checkSchema, standardProps } from "./schema-step.ts";
+import {
+  BEFORE_RUN,
+  CLOSED,
+  isRecord,
+  newRun,
+  type Phase,
+  RUNNING,
+  type Rule,
+  type Run,
+} from "./state.ts";
+import { PassThrough, toVerifyError, Violation } from "./violations.ts";
+
+/** Options of a {@link Verifier}. */
+export interface VerifierOptions {
+  /** Accept further runs after a run closes (SPEC §9.6). Only `true` enables it. Default false. */
+  allowSequentialRuns?: boolean | undefined;
+  /**
+   * A Standard Schema (v1) that every event must also satisfy (SPEC §14): `agUiSchema` from
+   * `ag-ui-verify/schema`, or a zod, valibot or arktype schema. It runs after the phase
+   * checks of rules 1 and 2 and rule 0's field checks, before the type's other rules; a
+   * rejection is a rule 0 `SCHEMA_MISMATCH`, and leaves no trace in the verifier's state. It
+   * must validate synchronously. Events pass on unchanged: its output value only types
+   * them (see {@link EventOf}). Default: none.
+   */
+  schema?: StandardSchemaV1 | undefined;
+}
+
+/**
+ * The type of the events that come out of a verified stream made with options of type
+ * `O`: the schema's output type when `O` has a `schema`, else {@link AgUiEvent}.
+ *
+ * @example
+ * ```ts
+ * import type { EventOf } from "ag-ui-verify";
+ * import type { KnownAgUiEvent, StandardSchemaV1 } from "ag-ui-verify/schema";
+ * type Typed = EventOf<{ schema: StandardSchemaV1<unknown, KnownAgUiEvent> }>; // KnownAgUiEvent
+ * type Plain = EventOf<{ allowSequentialRuns: true }>; // AgUiEvent
+ * ```
+ */
+export type EventOf<O> = O extends { readonly schema: infer S extends StandardSchemaV1 }
+  ? StandardSchemaV1.InferOutput<S>
+  : AgUiEvent;
+
+/**
+ * An ordering state machine for one stream of AG-UI events (SPEC §5–§10). Feed it each
+ * event with {@link Verifier.verify}, then call {@link Verifier.end} when the input ends. The
+ * first violation throws a {@link VerifyError}; from then on the verifier is poisoned and
+ * every call throws that same error.
+ *
+ * It never mutates, copies or keeps the events it checks. Its memory grows with the number
+ * of distinct ids in a run (owners outlive their entities), never with the number of events.
+ * The type parameter records the options, so stream stages built on it can type what they
+ * pass on ({@link EventOf}).
+ *
+ * @example
+ * ```ts
+ * import { isVerifyError, Verifier } from "ag-ui-verify";
+ * const v = new Verifier();
+ * v.verify({ type: "RUN_STARTED", threadId: "t1", runId: "r1" });
+ * try {
+ *   v.verify({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "hi" });
+ * } catch (e) {
+ *   if (isVerifyError(e)) console.log(e.code); // "TEXT_MESSAGE_NOT_OPEN"
+ * }
+ * ```
+ */
+export class Verifier<O extends VerifierOptions = VerifierOptions> {
+  readonly #sequential: boolean;
+  readonly #schema: StandardSchemaV1.Props | undefined;
+  #run: Run = newRun();
+  #phase: Phase = BEFORE_RUN;
+  #index = 0;
+  #error: VerifyError | undefined = undefined;
+  #ended = false;
+  #lastType = "";
+  #lastRule: Rule | undefined = undefined;
+
+  /** Throws a `TypeError` when `options.schema` is not a Standard Schema. */
+  constructor(options?: O) {
+    this.#sequential = options?.allowSequentialRuns === true;
+    const schema = options?.schema;
+    this.#schema = schema === undefined ? undefined : standardProps(schema);
+  }
+
+  /** The error that poisoned this verifier, if any. */
+  get error(): VerifyError | undefined {
+    return this.#error;
+  }
+
+  /**
+   * Checks one event and records its effects. Throws a {@link VerifyError} at the first
+   * violation, and a plain `Error` when called after a successful {@link Verifier.end}.
+   * With a schema, what the schema throws passes through, and a schema that validates
+   * asynchronously is a `TypeError`; neither changes any state.
+   */
+  verify(event: unknown): void {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#ended)
+      throw new Error("Verifier.verify() was called after end() succeeded; the stream is over.");
+    let type: string | undefined;
+    let rule: Rule | undefined;
+    try {
+      // SPEC §6 step 2: rule 0's shape checks.
+      if (!isRecord(event)) throw notObject(event);
+      const t = event.type;
+      if (typeof t !== "string") {
+        // A decode failure has no `type`, so its check costs nothing on the hot path.
+        if (event instanceof SseDecodeFailure) throw decodeFailure(event);
+        throw typeInvalid(t);
+      }
+      type = t;
+      // Step 3: the phase checks of rules 1 and 2.
+      const phase = this.#phase;
+      if (phase !== RUNNING) checkOutsideRun(phase, t, this.#sequential);
+      else if (t === "RUN_STARTED") throw runAlreadyStarted();
+      // Events of one type tend to come in runs (a message streams token by token), so a
+      // one-entry cache in front of the table saves hashing the type string each time.
+      if (t === this.#lastType) rule = this.#lastRule;
+      else {
+        rule = RULES.get(t);
+        this.#lastType = t;
+        this.#lastRule = rule;
+      }
+      // Step 4b, the schema, before anything changes; when it does not accept the event,
+      // it runs step 4 (rule 0's field checks) first itself.
+      if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
+      // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. A run
+      // that starts after a closed one starts from nothing (SPEC §9.6).
+      if (phase === CLOSED && t === "RUN_STARTED") this.#run = newRun();
+      if (rule !== undefined) {
+        const next = rule(this.#run, event);
+        if (next !== undefined) this.#phase = next;
+      }
+    } catch (x) {
+      throw this.#fail(x, event, type, rule);
+    }
+    this.#index++;
+  }
+
+  /** What `verify` throws for what a check threw; a VerifyError poisons the verifier. */
+  #fail(
+    thrown: unknown,
+    event: unknown,
+    type: string | undefined,
+    rule: Rule | undefined,
+  ): unknown {
+    if (thrown instanceof PassThrough) return thrown.error;
+    const violation =
+      thrown instanceof Violation ? thrown : unreadableField(event, type, rule, thrown);
+    const error = toVerifyError(violation, this.#index, event, type);
+    this.#error = error;
+    return error;
+  }
+
+  /**
+   * The end-of-input check (SPEC §9.7): the run must have started and closed. Throws a
+   * {@link VerifyError} otherwise; succeeds again if called again after success.
+   */
+  end(): void {
+    if (this.#error !== undefined) throw this.#error;
+    if (this.#phase === CLOSED) {
+      this.#ended = true;
+      return;
+    }
+    const v =
+      this.#phase === BEFORE_RUN ? streamEndedBeforeRunStarted() : streamEndedInRun(this.#run);
+    const error = toVerifyError(v, this.#index, undefined, undefined);
+    this.#error = error;
+    throw error;
+  }
+}
+
+/**
+ * Verifies a whole stream in one call: a new {@link Verifier}, `verify` on each value in
+ * order, then `end`. Throws the first {@link VerifyError}.
+ *
+ * @example
+ * ```ts
+ * import { verifyAll } from "ag-ui-verify";
+ * verifyAll([
+ *   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+ *   { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+ *   { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Hello" },
+ *   { type: "TEXT_MESSAGE_END", messageId: "m1" },
+ *   { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+ * ]);
+ * ```
+ */
+export function verifyAll(events: Iterable<unknown>, options?: VerifierOptions): void {
+  const verifier = new Verifier(options);
+  for (const event of events) verifier.verify(event);
+  verifier.end();
+}
+
+/**
+ * Rule 8 on its own (the seed's `RunOutcome::validate`): checks a `RUN_FINISHED.outcome`
+ * value as the verifier would, and throws a {@link VerifyError} with code
+ * `INTERRUPT_OUTCOME_EMPTY`, or a rule 0 `FIELD_*` code for a malformed outcome. The error
+ * reads as if the outcome belonged to a `RUN_FINISHED` at index 0; its `event` is the
+ * outcome. `undefined` (no outcome) is a success.
+ *
+ * @example
+ * ```ts
+ * import { isVerifyError, validateRunOutcome } from "ag-ui-verify";
+ * validateRunOutcome({ type: "interrupt", interrupts: [{ id: "i1", reason: "confirm" }] }); // ok
+ * try {
+ *   validateRunOutcome({ type: "interrupt", interrupts: [] });
+ * } catch (e) {
+ *   if (isVerifyError(e)) console.log(e.code); // "INTERRUPT_OUTCOME_EMPTY"
+ * }
+ * ```
+ */
+export function validateRunOutcome(outcome: unknown): void {
+  if (outcome === undefined) return;
+  let problem: Violation | undefined;
+  try {
+    rule8InterruptsPresent(outcomeLacksInterrupts(outcome));
+  } catch (x) {
+    problem = x instanceof Violation ? x : unreadable("outcome", x);
+  }
+  if (problem !== undefined) throw toVerifyError(problem, 0, outcome, "RUN_FINISHED");
+}
+
+/**
+ * `verifier.verify(event)` as a type guard, for the stream stages: it returns true or
+ * throws, so what it lets through has the type the verifier's options promise.
+ * @internal
+ */
+export function passes<O extends VerifierOptions>(
+  verifier: Verifier<O>,
+  event: unknown,
+): event is EventOf<O> {
+  verifier.verify(event);
+  return true;
+}
+
+/**
+ * Rule 0's shape checks alone (SPEC §6 step 2), for values read without verification:
+ * the error a decode failure or a value that is no event object would raise at `index`.
+ * @internal
+ */
+export function shapeError(value: unknown, index: number): VerifyError | undefined {
+  const violation = !isRecord(value)
+    ? notObject(value)
+    : value instanceof SseDecodeFailure
+      ? decodeFailure(value)
+      : typeof value.type !== "string"
+        ? typeInvalid(value.type)
+        : undefined;
+  return violation && toVerifyError(violation, index, value, undefined);
+}
