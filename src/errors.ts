@@ -10,6 +10,7 @@ import { isBranded } from "./_util/brand.ts";
 export type VerifyErrorCode =
   | "INVALID_JSON"
   | "SSE_BUFFER_OVERFLOW"
+  | "ID_LIMIT_EXCEEDED"
   | "EVENT_NOT_OBJECT"
   | "EVENT_TYPE_INVALID"
   | "FIELD_MISSING"
@@ -45,6 +46,7 @@ export type VerifyErrorCode =
 const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   INVALID_JSON: 0,
   SSE_BUFFER_OVERFLOW: 0,
+  ID_LIMIT_EXCEEDED: 0,
   EVENT_NOT_OBJECT: 0,
   EVENT_TYPE_INVALID: 0,
   FIELD_MISSING: 0,

@@ -71,8 +71,9 @@ describe("huge inputs", () => {
     expect(e.message).toContain("(1048576 characters)");
   });
 
-  it("verifies a run with 1,000,000 distinct ids", () => {
+  it("verifies a run with 1,000,000 distinct ids when maxIds allows it", () => {
     const n = 1_000_000;
+    const unlimited = { maxIds: Number.POSITIVE_INFINITY };
     function* run() {
       yield RS;
       for (let i = 0; i < n; i++) {
@@ -82,14 +83,37 @@ describe("huge inputs", () => {
       }
       yield RF;
     }
-    verifyAll(run());
+    verifyAll(run(), unlimited);
     // The owners outlive the messages: the last id is still known to be the parent's.
-    const v = new Verifier();
+    const v = new Verifier(unlimited);
     for (const e of run()) if (e !== RF) v.verify(e);
     expect(() =>
       v.verify({ type: "TEXT_MESSAGE_START", messageId: `m${n - 1}`, subagentRunId: "s1" }),
     ).toThrow(/OWNER_MISMATCH/);
   }, 60_000);
+
+  it("stops a run at the 100,001st id by default, with the limit and the option named", () => {
+    const v = new Verifier();
+    v.verify(RS);
+    for (let i = 0; i < 100_000; i++) v.verify({ type: "TEXT_MESSAGE_START", messageId: `m${i}` });
+    let error: unknown;
+    try {
+      v.verify({ type: "TOOL_CALL_START", toolCallId: "c" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({
+      code: "ID_LIMIT_EXCEEDED",
+      rule: 0,
+      index: 100_001,
+      field: undefined,
+    });
+    expect((error as Error).message).toMatch(/100,000 ids.*maxIds.*\[ID_LIMIT_EXCEEDED, rule 0\]$/);
+  });
+
+  it.each([-1, Number.NaN, "10", {}])("rejects maxIds %s with a TypeError", (maxIds) => {
+    expect(() => new Verifier({ maxIds: maxIds as number })).toThrow(TypeError);
+  });
 });
 
 describe("values that are not event objects", () => {

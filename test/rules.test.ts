@@ -23,7 +23,7 @@ import {
 // ---------------------------------------------------------------------------------------
 // Row types and helpers.
 
-type Opts = { allowSequentialRuns?: boolean; schema?: StandardSchemaV1 };
+type Opts = { allowSequentialRuns?: boolean; schema?: StandardSchemaV1; maxIds?: number };
 type Rejection = { code: Code; index: number; field?: string };
 type Expected = "accepted" | Rejection;
 type Row =
@@ -3024,9 +3024,168 @@ const schemaRows: Row[] = [
 ];
 
 // ---------------------------------------------------------------------------------------
+// Rule 0 — the ids a run holds (SPEC §17.1): every kind counts; a finished step is
+// forgotten; an event rejected otherwise records nothing; a new run starts from zero.
+
+const MAX2: Opts = { maxIds: 2 };
+const idLimitRows: Row[] = about(0, [
+  ["two ids within maxIds 2", [RS(), TMS("m1"), TME("m1"), TCS("c1"), TCE("c1"), RF()], MAX2, ok],
+  [
+    "a text message over the limit",
+    [RS(), TMS("m1"), TCS("c1"), TMS("m2")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a tool call over the limit",
+    [RS(), TMS("m1"), RST("r1"), TCS("c1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a reasoning block over the limit",
+    [RS(), AS("a1"), SAS("s1"), RST("r1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a reasoning message over the limit",
+    [RS(), TMS("m1"), TCS("c1"), RMS("r1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "an activity over the limit",
+    [RS(), TMS("m1"), TCS("c1"), AS("a1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a subagent over the limit",
+    [RS(), TMS("m1"), TCS("c1"), SAS("s1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "an open step over the limit",
+    [RS(), TMS("m1"), SS("a"), SS("b")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a tool message minted by a result",
+    [RS(), TCS("c1"), TCE("c1"), AS("a1"), TCR("c1", "t1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 4),
+  ],
+  [
+    "a finished step is forgotten",
+    [RS(), TMS("m1"), SS("a"), SF("a"), SS("b"), SF("b"), TME("m1"), RF()],
+    MAX2,
+    ok,
+  ],
+  [
+    "the same step name under two owners holds two",
+    [RS(), SS("a"), SS("a", "s1"), SS("a", "s2")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "a known id is no new id",
+    [RS(), TMS("m1"), TME("m1"), TMS("m1"), TME("m1"), TCS("c1"), TCE("c1"), RF()],
+    MAX2,
+    ok,
+  ],
+  [
+    "a finished subagent is still held",
+    [RS(), SAS("s1"), SAF("s1"), SAS("s2"), SAE("s2"), TMS("m1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 5),
+  ],
+  [
+    "a snapshot's messages and calls, each once",
+    [
+      RS(),
+      SNAP([
+        { id: "m1", role: "assistant", toolCalls: [{ id: "c1" }] },
+        { id: "m1", role: "user" },
+      ]),
+      RF(),
+    ],
+    MAX2,
+    ok,
+  ],
+  [
+    "a snapshot over the limit changes nothing",
+    [
+      RS(),
+      TMS("m1"),
+      TME("m1"),
+      SNAP([
+        { id: "m1", role: "user" },
+        { id: "m2", role: "user" },
+        { id: "m3", role: "user" },
+      ]),
+    ],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "the input echo counts",
+    [
+      RS({
+        input: {
+          messages: [
+            { id: "m1", role: "user" },
+            { id: "m2", role: "reasoning" },
+            { id: "m3", role: "activity" },
+          ],
+        },
+      }),
+    ],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 0),
+  ],
+  [
+    "a rejected event records nothing",
+    [RS(), TMS("m1"), TMS("m1"), TCS("c1")],
+    MAX2,
+    rej("TEXT_MESSAGE_ALREADY_OPEN", 2),
+  ],
+  [
+    "a new run starts from zero",
+    [
+      RS(),
+      TMS("m1"),
+      TME("m1"),
+      TCS("c1"),
+      TCE("c1"),
+      RF(),
+      RS(),
+      TMS("m2"),
+      TME("m2"),
+      TCS("c2"),
+      TCE("c2"),
+      RF(),
+    ],
+    { ...MAX2, allowSequentialRuns: true },
+    ok,
+  ],
+  ["maxIds 0 holds nothing", [RS(), TMC("m1")], { maxIds: 0 }, rej("TEXT_MESSAGE_NOT_OPEN", 1)],
+  ["maxIds 0 rejects the first id", [RS(), TMS("m1")], { maxIds: 0 }, rej("ID_LIMIT_EXCEEDED", 1)],
+  [
+    "Infinity disables the limit",
+    [RS(), TMS("m1"), TCS("c1"), SS("a"), SF("a"), TCE("c1"), TME("m1"), RF()],
+    { maxIds: Number.POSITIVE_INFINITY },
+    ok,
+  ],
+]);
+
+// ---------------------------------------------------------------------------------------
 // The table.
 
 const rows: Row[] = [
+  ...idLimitRows,
   ...shapeRows,
   ...phaseRows,
   ...flatFieldRows,

@@ -1,11 +1,11 @@
 /**
- * Rule 0 (SPEC §4): the shape checks every value gets first, and the readers that check
- * each field a rule reads, in the order of SPEC §3.2.
+ * Rule 0 (SPEC §4, §17.1): the shape checks every value gets first, the readers that check
+ * each field a rule reads, in the order of SPEC §3.2, and the limit on the ids a run holds.
  * @module
  */
 
 import type { SseDecodeFailure } from "../errors.ts";
-import { isArray, isRecord, type Owner, PARENT, type Rec } from "./state.ts";
+import { isArray, isRecord, type Owner, PARENT, type Rec, type Run } from "./state.ts";
 import { jsonType, q, Violation } from "./violations.ts";
 
 // ---------------------------------------------------------------------------------------
@@ -119,5 +119,24 @@ export function outcomeLacksInterrupts(outcome: unknown): boolean {
   const interrupts = outcome.interrupts;
   return (
     interrupts === undefined || mapObjects(interrupts, "outcome.interrupts", () => 0).length === 0
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Rule 0 — the ids a run holds (SPEC §17.1)
+//
+// Every site that records a new id calls `reserve` after the event's last check and before
+// its first effect, so an event over the limit changes nothing.
+
+/** Counts `count` new ids against `maxIds`; throws ID_LIMIT_EXCEEDED when they do not fit. */
+export function reserve(run: Run, count = 1): void {
+  if (run.held + count > run.maxIds) throw idLimit(run.maxIds);
+  run.held += count;
+}
+
+function idLimit(max: number): Violation {
+  return new Violation(
+    "ID_LIMIT_EXCEEDED",
+    `the run already holds ${max.toLocaleString("en-US")} ids, as many as maxIds allows; expected no new id (raise the maxIds option, or set it to Infinity, for runs this large).`,
   );
 }

@@ -40,9 +40,17 @@ export interface Run {
   readonly openSteps: Map<string, Set<Owner>>;
   readonly activeSubagents: Set<string>;
   readonly finishedSubagents: Set<string>;
+  /**
+   * How many ids the run holds (SPEC §17.1): the entries of the owner registries, the
+   * subagents (active or finished) and the open (owner, step name) pairs.
+   */
+  held: number;
+  /** The most ids it may hold: `maxIds`. */
+  readonly maxIds: number;
 }
 
-export function newRun(): Run {
+/** A run with nothing recorded; `maxIds` bounds what it may hold (none for a scratch run). */
+export function newRun(maxIds = Number.POSITIVE_INFINITY): Run {
   return {
     messages: newLane(),
     toolCalls: newLane(),
@@ -51,6 +59,8 @@ export function newRun(): Run {
     openSteps: new Map(),
     activeSubagents: new Set(),
     finishedSubagents: new Set(),
+    held: 0,
+    maxIds,
   };
 }
 

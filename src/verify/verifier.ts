@@ -48,7 +48,20 @@ export interface VerifierOptions {
    * them (see {@link EventOf}). Default: none.
    */
   schema?: StandardSchemaV1 | undefined;
+  /**
+   * The most ids one run may hold at once (SPEC §17.1): message, tool call, reasoning,
+   * activity and subagent ids are held for the rest of the run, an open step (owner and
+   * name) until it finishes. An event that would make the run hold more is a rule 0
+   * `ID_LIMIT_EXCEEDED` error and changes nothing; a new run (`allowSequentialRuns`) starts
+   * from zero. The verifier's memory is about 100 to 300 bytes per id with ids of a few
+   * dozen characters, plus the ids' own length. Default 100,000; `Infinity` disables the
+   * limit. Anything but a number from 0 up is a `TypeError`.
+   */
+  maxIds?: number | undefined;
 }
+
+/** The default of {@link VerifierOptions.maxIds}. */
+const DEFAULT_MAX_IDS = 100_000;
 
 /**
  * The type of the events that come out of a verified stream made with options of type
@@ -92,7 +105,8 @@ export type EventOf<O> = O extends { readonly schema: infer S extends StandardSc
 export class Verifier<O extends VerifierOptions = VerifierOptions> {
   readonly #sequential: boolean;
   readonly #schema: StandardSchemaV1.Props | undefined;
-  #run: Run = newRun();
+  readonly #maxIds: number;
+  #run: Run;
   #phase: Phase = BEFORE_RUN;
   #index = 0;
   #error: VerifyError | undefined = undefined;
@@ -100,9 +114,20 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
   #lastType = "";
   #lastRule: Rule | undefined = undefined;
 
-  /** Throws a `TypeError` when `options.schema` is not a Standard Schema. */
+  /**
+   * Throws a `TypeError` when `options.schema` is not a Standard Schema, or `options.maxIds`
+   * is not a number from 0 up.
+   */
   constructor(options?: O) {
     this.#sequential = options?.allowSequentialRuns === true;
+    const maxIds = options?.maxIds ?? DEFAULT_MAX_IDS;
+    if (typeof maxIds !== "number" || !(maxIds >= 0)) {
+      throw new TypeError(
+        `maxIds must be a number from 0 up, or Infinity; got ${typeof maxIds === "number" ? maxIds : typeof maxIds}`,
+      );
+    }
+    this.#maxIds = maxIds;
+    this.#run = newRun(maxIds);
     const schema = options?.schema;
     this.#schema = schema === undefined ? undefined : standardProps(schema);
   }
@@ -151,7 +176,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
       if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
       // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. A run
       // that starts after a closed one starts from nothing (SPEC §9.6).
-      if (phase === CLOSED && t === "RUN_STARTED") this.#run = newRun();
+      if (phase === CLOSED && t === "RUN_STARTED") this.#run = newRun(this.#maxIds);
       if (rule !== undefined) {
         const next = rule(this.#run, event);
         if (next !== undefined) this.#phase = next;

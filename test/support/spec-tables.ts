@@ -114,6 +114,7 @@ export const FIELDS_READ: Readonly<Record<EventType, readonly FieldRead[]>> = ((
 export const RULE_OF_CODE = {
   INVALID_JSON: 0,
   SSE_BUFFER_OVERFLOW: 0,
+  ID_LIMIT_EXCEEDED: 0,
   EVENT_NOT_OBJECT: 0,
   EVENT_TYPE_INVALID: 0,
   FIELD_MISSING: 0,

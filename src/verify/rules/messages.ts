@@ -6,7 +6,7 @@
  */
 
 import type { VerifyErrorCode } from "../../errors.ts";
-import { badField, optStr, readMessages, reqStr } from "../fields.ts";
+import { badField, optStr, readMessages, reqStr, reserve } from "../fields.ts";
 import { type Lane, type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, q, type Violation } from "../violations.ts";
 import {
@@ -55,9 +55,9 @@ export function notOpen(f: Family, id: string): Violation {
 }
 
 /** START of a text or reasoning message: rule 3/4, rule 9, then open. */
-export function start(f: Family, lane: Lane, id: string, tag: string | undefined): void {
+export function start(run: Run, f: Family, lane: Lane, id: string, tag: string | undefined): void {
   if (lane.open.has(id)) throw alreadyOpen(f, id);
-  recordOrCheckOwner(lane.owners, id, tag, f.noun);
+  recordOrCheckOwner(run, lane.owners, id, tag, f.noun);
   lane.open.add(id);
 }
 
@@ -89,7 +89,7 @@ export function rule5CallEnded(run: Run, callId: string): void {
 
 export function textMessageStart(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  start(TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
+  start(run, TEXT, run.messages, reqStr(e.messageId, "messageId"), tag);
   return undefined;
 }
 
@@ -119,6 +119,7 @@ export function toolCallStart(run: Run, e: Rec): undefined {
     const claimed = tag !== undefined ? tag : recorded;
     if (parent !== undefined) rule10ParentOwner(id, parentId, parent, claimed);
   }
+  if (recorded === undefined) reserve(run);
   calls.open.add(id);
   // An untagged call inherits its parent message's owner (SPEC §8.2).
   if (recorded === undefined) {
@@ -144,6 +145,7 @@ export function toolCallResult(run: Run, e: Rec): undefined {
   const callId = reqStr(e.toolCallId, "toolCallId");
   const messageId = reqStr(e.messageId, "messageId");
   rule5CallEnded(run, callId);
+  if (!run.messages.owners.has(messageId)) reserve(run);
   // The result mints a tool message under its own attribution (SPEC §8.4).
   run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
   return undefined;
@@ -151,13 +153,13 @@ export function toolCallResult(run: Run, e: Rec): undefined {
 
 export function reasoningStart(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  recordOrCheckOwner(run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+  recordOrCheckOwner(run, run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
   return undefined;
 }
 
 export function reasoningMessageStart(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  start(REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
+  start(run, REASONING, run.reasoning, reqStr(e.messageId, "messageId"), tag);
   return undefined;
 }
 
@@ -201,9 +203,9 @@ export function activitySnapshot(run: Run, e: Rec): undefined {
   if (replace !== undefined && typeof replace !== "boolean") {
     throw badField("replace", replace, "a boolean");
   }
-  if (replace !== false || !run.activityOwners.has(id)) {
-    run.activityOwners.set(id, tag === undefined ? PARENT : tag);
-  }
+  const known = run.activityOwners.has(id);
+  if (!known) reserve(run);
+  if (replace !== false || !known) run.activityOwners.set(id, tag === undefined ? PARENT : tag);
   return undefined;
 }
 

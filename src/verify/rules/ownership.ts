@@ -5,7 +5,7 @@
  * @module
  */
 
-import { optStr, reqStr, type SeedMessage } from "../fields.ts";
+import { optStr, reqStr, reserve, type SeedMessage } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { describeSubagents, isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
@@ -41,16 +41,23 @@ export function checkOwner(
   if (tag !== undefined) checkAgrees(noun, id, owners.get(id), tag);
 }
 
-/** For openers: check the recorded owner, or record the opener's when there is none. */
+/**
+ * For openers: check the recorded owner, or record the opener's when there is none (a new
+ * id, counted against `maxIds`). The opener's last check and first effect.
+ */
 export function recordOrCheckOwner(
+  run: Run,
   owners: Map<string, Owner>,
   id: string,
   tag: string | undefined,
   noun: string,
 ): void {
   const owner = owners.get(id);
-  if (owner === undefined) owners.set(id, tag === undefined ? PARENT : tag);
-  else checkAgrees(noun, id, owner, tag);
+  if (owner !== undefined) checkAgrees(noun, id, owner, tag);
+  else {
+    reserve(run);
+    owners.set(id, tag === undefined ? PARENT : tag);
+  }
 }
 
 /**
@@ -58,19 +65,50 @@ export function recordOrCheckOwner(
  * overwrites; the input echo only fills ids that have no owner yet.
  */
 export function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean): void {
+  reserve(run, newIds(run, messages));
   for (const m of messages) {
-    const registry =
-      m.role === "reasoning"
-        ? run.reasoning.owners
-        : m.role === "activity"
-          ? run.activityOwners
-          : run.messages.owners;
+    const registry = registryOf(run, m.role);
     if (authoritative || !registry.has(m.id)) registry.set(m.id, m.owner);
     if (m.toolCallIds === undefined) continue;
     for (const id of m.toolCallIds) {
       if (authoritative || !run.toolCalls.owners.has(id)) run.toolCalls.owners.set(id, m.owner);
     }
   }
+}
+
+/** The owner registry a replayed message's role selects (SPEC §8.5). */
+function registryOf(run: Run, role: string): Map<string, Owner> {
+  return role === "reasoning"
+    ? run.reasoning.owners
+    : role === "activity"
+      ? run.activityOwners
+      : run.messages.owners;
+}
+
+/**
+ * How many ids seeding `messages` would add: those no registry holds yet, each once. Stops
+ * counting one past what the run may still hold, so the count costs no more than the limit.
+ */
+function newIds(run: Run, messages: readonly SeedMessage[]): number {
+  const room = run.maxIds - run.held;
+  const seen = new Set<string>();
+  let count = 0;
+  const add = (registry: Map<string, Owner>, kind: string, id: string) => {
+    if (count > room || registry.has(id)) return;
+    const key = `${kind}${id}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    count++;
+  };
+  for (const m of messages) {
+    add(
+      registryOf(run, m.role),
+      m.role === "reasoning" ? "r" : m.role === "activity" ? "a" : "m",
+      m.id,
+    );
+    for (const id of m.toolCallIds ?? []) add(run.toolCalls.owners, "c", id);
+  }
+  return count;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -114,6 +152,7 @@ export function rule12StartSubagent(run: Run, id: string, parentId: string | und
   ) {
     throw isNotOpen("SUBAGENT_PARENT_NOT_STARTED", `parent subagent ${q(parentId)}`);
   }
+  reserve(run);
   run.activeSubagents.add(id);
 }
 

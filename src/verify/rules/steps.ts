@@ -4,7 +4,7 @@
  * @module
  */
 
-import { optStr, reqStr } from "../fields.ts";
+import { optStr, reqStr, reserve } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
@@ -13,13 +13,13 @@ import { isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
 export function rule6StartStep(run: Run, name: string, owner: Owner): void {
   const owners = run.openSteps.get(name);
-  if (owners === undefined) {
-    run.openSteps.set(name, new Set([owner]));
-  } else if (owners.has(owner)) {
+  if (owners?.has(owner)) {
     throw isOpen("STEP_ALREADY_ACTIVE", `step ${q(name)} of ${ownerName(owner)}`);
-  } else {
-    owners.add(owner);
   }
+  // An open step holds its (owner, name) until it finishes (SPEC §17.1).
+  reserve(run);
+  if (owners === undefined) run.openSteps.set(name, new Set([owner]));
+  else owners.add(owner);
 }
 
 /** Closes a step; rule 11 decides when the name is open under other owners only. */
@@ -27,6 +27,7 @@ export function rule6FinishStep(run: Run, name: string, owner: Owner): void {
   const owners = run.openSteps.get(name);
   if (owners === undefined) throw isNotOpen("STEP_NOT_STARTED", `step ${q(name)}`);
   rule11StepOwner(name, owners, owner);
+  run.held--;
   if (owners.size === 1) run.openSteps.delete(name);
   else owners.delete(owner);
 }
