@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isVerifyError, Verifier, VerifyError, verifyAll } from "../src/index.ts";
+import {
+  isVerifyError,
+  Verifier,
+  type VerifierOptions,
+  VerifyError,
+  verifyAll,
+} from "../src/index.ts";
 
 /** Runs `events` through verifyAll and returns the VerifyError it throws (fails if none). */
 function rejection(events: unknown[]): VerifyError {
@@ -68,7 +74,7 @@ describe("huge inputs", () => {
     ]);
     expect(e.code).toBe("OWNER_MISMATCH");
     expect(e.message.length).toBeLessThan(1000);
-    expect(e.message).toContain("(1048576 characters)");
+    expect(e.message).toContain(`text message "${"x".repeat(100)}"… is owned by`);
   });
 
   it("verifies a run with 1,000,000 distinct ids when maxIds allows it", () => {
@@ -290,5 +296,117 @@ describe("isVerifyError", () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(isVerifyError(proxy)).toBe(false);
+  });
+});
+
+/** Verifies `events` with `options` and returns the VerifyError (fails if none). */
+function rejectionWith(events: Iterable<unknown>, options: VerifierOptions): VerifyError {
+  try {
+    verifyAll(events, options);
+  } catch (e) {
+    if (e instanceof VerifyError) return e;
+    throw e;
+  }
+  throw new Error("expected a VerifyError, but the events were accepted");
+}
+
+const UNLIMITED: VerifierOptions = { maxIds: Number.POSITIVE_INFINITY };
+
+describe("bounded messages (SPEC §10.3, §17.2)", () => {
+  it("names 5 of 200,000 open entities, then how many more, in a short message", () => {
+    function* run() {
+      yield RS;
+      for (let i = 0; i < 100_000; i++) yield { type: "TEXT_MESSAGE_START", messageId: `m${i}` };
+      for (let i = 0; i < 100_000; i++) yield { type: "STEP_STARTED", stepName: `s${i}` };
+    }
+    const atEnd = rejectionWith(run(), UNLIMITED);
+    expect(atEnd.code).toBe("STREAM_ENDED_BEFORE_RUN_CLOSED");
+    expect(atEnd.message).toContain(
+      'text message "m0" of the parent agent, text message "m1" of the parent agent, text message "m2" of the parent agent, text message "m3" of the parent agent, text message "m4" of the parent agent and 199,995 more',
+    );
+    expect(atEnd.message.length).toBeLessThan(500);
+    const atFinish = rejectionWith([...run(), RF], UNLIMITED);
+    expect(atFinish.code).toBe("OPEN_AT_RUN_FINISHED");
+    expect(atFinish.message).toContain("and 199,995 more still open");
+  });
+
+  it("names 5 of 50,000 active subagents at RUN_FINISHED", () => {
+    const events: unknown[] = [RS];
+    for (let i = 0; i < 50_000; i++)
+      events.push({ type: "SUBAGENT_STARTED", subagentRunId: `a${i}` });
+    const e = rejectionWith([...events, RF], UNLIMITED);
+    expect(e.code).toBe("SUBAGENT_OPEN_AT_RUN_FINISHED");
+    expect(e.message).toContain('subagent "a4" and 49,995 more still open');
+    expect(e.message.length).toBeLessThan(400);
+  });
+
+  it("names 5 of the owners a step is open under", () => {
+    const events: unknown[] = [RS];
+    for (let i = 0; i < 1_000; i++) {
+      events.push({ type: "STEP_STARTED", stepName: "plan", subagentRunId: `a${i}` });
+    }
+    events.push({ type: "STEP_FINISHED", stepName: "plan" });
+    const e = rejectionWith(events, UNLIMITED);
+    expect(e.code).toBe("STEP_OWNER_MISMATCH");
+    expect(e.message).toContain('subagent "a4" and 995 more, not the parent agent');
+  });
+
+  it("cuts a long type, and a long message and field, keeping the code at the end", () => {
+    const type = `T${"\u001b[2J".repeat(100_000)}`;
+    const closed = rejectionWith([RS, RF, { type }], {});
+    expect(closed.message.startsWith(`${JSON.stringify(type.slice(0, 100))}… at index 2:`)).toBe(
+      true,
+    );
+    const path = Array.from({ length: 300_000 }, (_, i) => `k${i}`);
+    const schema = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "test",
+        validate: () => ({ issues: [{ message: "x".repeat(3_000_000), path }] }),
+      },
+    };
+    const e = rejectionWith([RS], { schema });
+    expect(e.code).toBe("SCHEMA_MISMATCH");
+    expect(e.message.length).toBeLessThanOrEqual(2_000);
+    expect(e.message.endsWith("… [SCHEMA_MISMATCH, rule 0]")).toBe(true);
+    expect(e.field?.length).toBe(200);
+    expect(e.field?.startsWith("k0.k1.k2")).toBe(true);
+    expect(e.field?.endsWith("…")).toBe(true);
+  });
+
+  it.each([
+    ["message_id", { type: "TEXT_MESSAGE_START", message_id: "m1" }, "messageId"],
+    ["MessageId", { type: "TEXT_MESSAGE_START", MessageId: "m1" }, "messageId"],
+    ["tool-call-id", { type: "TOOL_CALL_START", "tool-call-id": "c1" }, "toolCallId"],
+  ])("names the near miss %s for a missing field", (key, event, field) => {
+    const e = rejection([RS, event]);
+    expect({ code: e.code, field: e.field }).toEqual({ code: "FIELD_MISSING", field });
+    expect(e.message).toContain(
+      `${field} is missing (the event has ${JSON.stringify(key)}); expected a string.`,
+    );
+  });
+
+  it("names a near miss inside a snapshot's message, and none where there is none", () => {
+    const e = rejection([
+      RS,
+      { type: "MESSAGES_SNAPSHOT", messages: [{ ID: "m1", role: "user" }] },
+    ]);
+    expect(e.message).toContain('messages[0].id is missing (the event has "ID")');
+    const plain = rejection([RS, { type: "TEXT_MESSAGE_START", id: "m1" }]);
+    expect(plain.message).toContain("messageId is missing; expected a string.");
+  });
+
+  it("reads no near miss through a throwing Proxy", () => {
+    const event = new Proxy(
+      { type: "TEXT_MESSAGE_START" },
+      {
+        ownKeys() {
+          throw new Error("no keys");
+        },
+      },
+    );
+    const e = rejection([RS, event]);
+    expect(e.code).toBe("FIELD_MISSING");
+    expect(e.message).toContain("messageId is missing; expected a string.");
   });
 });

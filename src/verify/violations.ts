@@ -6,7 +6,13 @@
  */
 
 import { ruleOf, VerifyError, type VerifyErrorCode } from "../errors.ts";
-import { isArray, type Owner } from "./state.ts";
+import { isArray, isRecord, type Owner } from "./state.ts";
+
+/** The bounds of SPEC §10.3 and §17.2, whatever the input. */
+export const MAX_QUOTED = 100;
+const MAX_LISTED = 5;
+const MAX_MESSAGE = 2_000;
+const MAX_FIELD = 200;
 
 export class Violation {
   readonly code: VerifyErrorCode;
@@ -45,21 +51,67 @@ export function toVerifyError(
     v.code === "STREAM_ENDED_BEFORE_RUN_STARTED" || v.code === "STREAM_ENDED_BEFORE_RUN_CLOSED";
   const subject =
     eventType !== undefined
-      ? eventType
+      ? eventType.length > MAX_QUOTED
+        ? q(eventType)
+        : eventType
       : decoding
         ? "SSE message"
         : ended
           ? "end of input"
           : "event";
-  const rule = ruleOf(v.code);
-  return new VerifyError(`${subject} at index ${index}: ${v.text} [${v.code}, rule ${rule}]`, {
+  const tail = ` [${v.code}, rule ${ruleOf(v.code)}]`;
+  const hint = v.code === "FIELD_MISSING" ? nearMiss(event, v.field) : undefined;
+  const text =
+    hint === undefined
+      ? v.text
+      : v.text.replace(" is missing;", ` is missing (the event has ${q(hint)});`);
+  let message = `${subject} at index ${index}: ${text}`;
+  if (message.length + tail.length > MAX_MESSAGE) {
+    message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
+  }
+  const field = v.field;
+  return new VerifyError(message + tail, {
     code: v.code,
     index,
     eventType,
     event,
-    field: v.field,
+    field:
+      field !== undefined && field.length > MAX_FIELD ? `${field.slice(0, MAX_FIELD - 1)}…` : field,
     cause: v.cause,
   });
+}
+
+/**
+ * A key the object at `field`'s parent does carry that differs from the missing name only
+ * in case, `_` or `-` (`message_id`, `MessageId` for `messageId`): producers that serialise
+ * with another casing are common, and the hint is the fix. Reads the event defensively (it
+ * may be a Proxy); looks at no more than 1,000 keys.
+ */
+function nearMiss(event: unknown, field: string | undefined): string | undefined {
+  if (field === undefined || field.length > MAX_FIELD) return undefined;
+  const path = field.split(/\.|(?=\[)/);
+  const name = path.pop();
+  if (name === undefined || name.startsWith("[")) return undefined;
+  const want = loose(name);
+  try {
+    let at: unknown = event;
+    for (const step of path) {
+      const key = step.startsWith("[") ? Number(step.slice(1, -1)) : step;
+      if (!isRecord(at) && !isArray(at)) return undefined;
+      at = Reflect.get(at, key);
+    }
+    if (!isRecord(at)) return undefined;
+    let seen = 0;
+    for (const key in at) {
+      if (++seen > 1_000) break;
+      if (key !== name && Object.hasOwn(at, key) && loose(key) === want) return key;
+    }
+  } catch {}
+  return undefined;
+}
+
+function loose(name: string): string {
+  return name.replace(/[_-]/g, "").toLowerCase();
 }
 
 /** "X is open" failures share one message shape, as do "X is not open" ones. */
@@ -71,20 +123,36 @@ export function isNotOpen(code: VerifyErrorCode, what: string): Violation {
   return new Violation(code, `${what} is not open; expected its start first.`);
 }
 
-export const MAX_QUOTED = 120;
-
-/** JSON-quotes an id (so `""` is visible), cutting very long ones short. */
+/** JSON-quotes an id (so `""` is visible); a long one shows its first 100 code units, then "…". */
 export function q(id: string): string {
   if (id.length <= MAX_QUOTED) return JSON.stringify(id);
-  return `${JSON.stringify(id.slice(0, MAX_QUOTED))}… (${id.length} characters)`;
+  return `${JSON.stringify(id.slice(0, MAX_QUOTED))}…`;
+}
+
+/** The first 5 of `items`, then "and N more" for the rest of the `total` there are. */
+export function listed(items: Iterable<string>, total: number): string {
+  const shown: string[] = [];
+  for (const item of items) {
+    if (shown.length === MAX_LISTED) break;
+    shown.push(item);
+  }
+  const rest = total - shown.length;
+  return rest > 0
+    ? `${shown.join(", ")} and ${rest.toLocaleString("en-US")} more`
+    : shown.join(", ");
 }
 
 export function ownerName(owner: Owner): string {
   return owner === null ? "the parent agent" : `subagent ${q(owner)}`;
 }
 
-export function describeSubagents(ids: Iterable<string>): string {
-  return Array.from(ids, (id) => `subagent ${q(id)}`).join(", ");
+export function describeSubagents(ids: ReadonlySet<string>): string {
+  return listed(
+    (function* () {
+      for (const id of ids) yield `subagent ${q(id)}`;
+    })(),
+    ids.size,
+  );
 }
 
 /** The JSON type of a value, for messages ("undefined" and the like for in-process values). */

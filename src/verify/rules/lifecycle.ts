@@ -21,7 +21,15 @@ import {
   RUNNING,
   type Run,
 } from "../state.ts";
-import { describeSubagents, isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
+import {
+  describeSubagents,
+  isNotOpen,
+  isOpen,
+  listed,
+  ownerName,
+  q,
+  Violation,
+} from "../violations.ts";
 import { REASONING, TEXT, TOOL } from "./messages.ts";
 import { rule13NoActiveSubagents, seed } from "./ownership.ts";
 
@@ -129,18 +137,23 @@ export function runError(_run: Run, e: Rec): Phase {
 // What is still open, for the messages of rule 7 and of the end of input.
 
 export function describeOpen(run: Run): string {
-  const parts: string[] = [];
+  let steps = 0;
+  for (const owners of run.openSteps.values()) steps += owners.size;
+  const total = run.messages.open.size + run.toolCalls.open.size + run.reasoning.open.size + steps;
+  return listed(openEntities(run), total);
+}
+
+function* openEntities(run: Run): Generator<string> {
   for (const [f, lane] of [
     [TEXT, run.messages],
     [TOOL, run.toolCalls],
     [REASONING, run.reasoning],
   ] as const) {
     for (const id of lane.open.values()) {
-      parts.push(`${f.noun} ${q(id)} of ${ownerName(lane.owners.get(id) ?? PARENT)}`);
+      yield `${f.noun} ${q(id)} of ${ownerName(lane.owners.get(id) ?? PARENT)}`;
     }
   }
   for (const [name, owners] of run.openSteps) {
-    for (const owner of owners) parts.push(`step ${q(name)} of ${ownerName(owner)}`);
+    for (const owner of owners) yield `step ${q(name)} of ${ownerName(owner)}`;
   }
-  return parts.join(", ");
 }

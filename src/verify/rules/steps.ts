@@ -6,7 +6,7 @@
 
 import { optStr, reqStr, reserve } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
-import { isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
+import { isNotOpen, isOpen, listed, ownerName, q, Violation } from "../violations.ts";
 
 // ---------------------------------------------------------------------------------------
 // Rule 6 — STEP_FINISHED needs a matching STEP_STARTED; a step does not nest with itself
@@ -35,11 +35,15 @@ export function rule6FinishStep(run: Run, name: string, owner: Owner): void {
 // ---------------------------------------------------------------------------------------
 // Rule 11 — steps are scoped to the agent that opened them
 
+function* owners(holders: ReadonlySet<Owner>): Generator<string> {
+  for (const owner of holders) yield ownerName(owner);
+}
+
 export function rule11StepOwner(name: string, holders: ReadonlySet<Owner>, owner: Owner): void {
   if (!holders.has(owner)) {
     throw new Violation(
       "STEP_OWNER_MISMATCH",
-      `step ${q(name)} is open under ${Array.from(holders, ownerName).join(", ")}, not ${ownerName(owner)}; expected its owner.`,
+      `step ${q(name)} is open under ${listed(owners(holders), holders.size)}, not ${ownerName(owner)}; expected its owner.`,
     );
   }
 }
