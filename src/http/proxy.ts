@@ -7,6 +7,7 @@ import { isVerifyError } from "../errors.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { SsePositionDecoder, SseReleaseDecoder } from "../sse/positions.ts";
 import { Verifier, type VerifierOptions } from "../verify/verifier.ts";
+import { HeldBytes } from "./held-bytes.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
@@ -93,6 +94,34 @@ export function verifyResponse(response: Response, options: VerifyResponseOption
 /** Thrown out of a replay's `emit` once the value it looks for came out. */
 const FOUND = Symbol("found");
 
+/** The most bytes of the `RUN_ERROR` line the proxy appends (SPEC §17.2). */
+const MAX_RUN_ERROR = 4096;
+
+/**
+ * The SSE message of the appended `RUN_ERROR`, at most {@link MAX_RUN_ERROR} bytes: a long
+ * message (an upstream's error text, or one whose characters JSON escapes) is cut, with "…".
+ */
+function runErrorLine(message: string, code: string): Uint8Array {
+  let text = message;
+  for (;;) {
+    const line = utf8.encode(
+      `data: ${JSON.stringify({ type: "RUN_ERROR", message: text, code })}\n\n`,
+    );
+    if (line.length <= MAX_RUN_ERROR || text.length === 0) return line;
+    const keep = Math.floor((text.length * (MAX_RUN_ERROR - 64)) / line.length);
+    text = `${text.slice(0, Math.max(0, Math.min(keep, text.length - 2)))}…`;
+  }
+}
+
+/** An upstream error's message, even when reading it throws. */
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "the upstream body failed";
+  }
+}
+
 /**
  * The body's source: reads an upstream chunk, keeps it, lets the decoder and the verifier
  * run over it, then releases the kept bytes up to where the decoder says everything is
@@ -112,7 +141,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   readonly #runError: boolean;
   readonly #lf: boolean;
   /** Upstream bytes read but not released; the first starts at offset `#released`. */
-  #held: Uint8Array[] = [];
+  readonly #held = new HeldBytes();
   #released = 0;
   #read = 0;
   #runOpen = false;
@@ -234,7 +263,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
       throw FOUND;
     });
     try {
-      for (const bytes of this.#held) decoder.push(bytes);
+      for (const bytes of this.#held.pieces()) decoder.push(bytes);
       decoder.finish();
     } catch (error) {
       if (error !== FOUND) throw error;
@@ -248,7 +277,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
    */
   #ending(): { safe: number; lastLine: number; unfinished: boolean } {
     const decoder = this.#replay(() => {});
-    for (const bytes of this.#held) decoder.push(bytes);
+    for (const bytes of this.#held.pieces()) decoder.push(bytes);
     // Where the last line started: when no line end follows it, finish() leaves it alone.
     const lastLine = this.#released + decoder.position.offset;
     decoder.finish();
@@ -276,12 +305,22 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
 
   #upstreamFailed(controller: ReadableStreamDefaultController<Uint8Array>, error: unknown): void {
     if (this.#finished) return;
+    // No byte follows: a CR the decoder held back (a CRLF or not?) ends its line, and may
+    // complete a message that arrived in full. Release what is verified, then fail.
+    this.#emitted = 0;
+    let upTo: number;
+    try {
+      this.#decoder.finish();
+      upTo = this.#ending().safe;
+    } catch {
+      upTo = this.#safeBefore(this.#emitted);
+    }
+    const released = this.#release(controller, upTo);
     if (this.#runError && this.#runOpen) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.#closeWithRunError(controller, message, "UPSTREAM_ERROR");
+      this.#closeWithRunError(controller, describeError(error), "UPSTREAM_ERROR");
       return;
     }
-    this.#fail(controller, false, error);
+    this.#fail(controller, released, error);
   }
 
   #closeWithRunError(
@@ -291,9 +330,8 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   ): void {
     this.#finished = true;
     if (this.#runOpen) {
-      const event = JSON.stringify({ type: "RUN_ERROR", message, code });
       if (!this.#atLineStart) controller.enqueue(NEWLINE);
-      controller.enqueue(utf8.encode(`data: ${event}\n\n`));
+      controller.enqueue(runErrorLine(message, code));
     }
     controller.close();
   }
@@ -314,39 +352,23 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   }
 
   #byteAt(offset: number): number | undefined {
-    let at = offset - this.#released;
-    for (const bytes of this.#held) {
-      if (at < bytes.length) return bytes[at];
-      at -= bytes.length;
-    }
-    return undefined;
+    return this.#held.at(offset - this.#released);
   }
 
   /**
    * Enqueues the held bytes before offset `upTo` (line ends converted with `lf`), as views of
-   * the upstream's chunks: copying them into one array costs more than a second enqueue.
-   * Returns whether anything was enqueued.
+   * the pieces held (the upstream's chunks, or small ones copied together): copying them
+   * into one array costs more than a second enqueue. Returns whether anything was enqueued.
    */
   #release(controller: ReadableStreamDefaultController<Uint8Array>, upTo: number): boolean {
-    let size = upTo - this.#released;
+    const size = upTo - this.#released;
     if (size <= 0) return false;
     this.#released = upTo;
-    const held = this.#held;
-    let used = 0;
     let last: Uint8Array | undefined;
-    for (const bytes of held) {
-      if (bytes.length > size) {
-        held[used] = bytes.subarray(size);
-        last = bytes.subarray(0, size);
-      } else {
-        used++;
-        last = bytes;
-      }
-      size -= last.length;
-      controller.enqueue(this.#lf ? this.#toLf(last) : last);
-      if (size === 0) break;
-    }
-    held.splice(0, used);
+    this.#held.take(size, (bytes) => {
+      last = bytes;
+      controller.enqueue(this.#lf ? this.#toLf(bytes) : bytes);
+    });
     const end = last?.[last.length - 1];
     this.#atLineStart = end === LF || end === CR;
     return true;

@@ -69,6 +69,46 @@ function afterLastBlankLine(text: string): number {
   }
 }
 
+/** A CR, or a CRLF: one line end (SPEC §12). */
+const CR_LINE_END = /\r\n?/g;
+
+/**
+ * Texts without a line end, in order, held as a few strings: each push joins the last two
+ * while the one below is at most twice the top's length, so the strings held stay O(log n)
+ * and each code unit is copied O(log n) times, whatever the chunking.
+ * @internal
+ */
+export class PendingText {
+  #texts: string[] = [];
+
+  /** How many strings are held (for tests). */
+  get strings(): number {
+    return this.#texts.length;
+  }
+
+  push(text: string): void {
+    const texts = this.#texts;
+    texts.push(text);
+    for (let n = texts.length; n > 1; n--) {
+      const top = texts[n - 1] as string;
+      const below = texts[n - 2] as string;
+      if (below.length > 2 * top.length) break;
+      texts.length = n - 1;
+      texts[n - 2] = [below, top].join("");
+    }
+  }
+
+  /** The texts held and then `text`, as one string; holds nothing after. */
+  take(text: string): string {
+    const texts = this.#texts;
+    if (texts.length === 0) return text;
+    texts.push(text);
+    const joined = texts.join("");
+    this.#texts = [];
+    return joined;
+  }
+}
+
 /**
  * The decoding core: UTF-8 decoding, the BOM, and eventsource-parser for the SSE grammar.
  * The parser holds a chunk-final CR back in case an LF follows, and loses it when the next
@@ -97,6 +137,8 @@ export class SseDecoder {
   #stopped = false;
   /** A CR that ended the text so far: whether it is a CRLF is not known yet. */
   #heldCR = false;
+  /** Text with no line end, not yet given to the parser. */
+  readonly #pending = new PendingText();
 
   // The length limit (#limit). Offsets count the code units of the texts fed. The lines
   // are walked up to #walked, only when the limit could have been reached; the texts fed
@@ -322,8 +364,19 @@ export class SseDecoder {
     _hold: boolean,
   ): void {
     if (text === "") return;
-    // Every CR left in `text` is a whole line end; the parser would hold a final one back.
-    this.#parser.feed(text.charCodeAt(text.length - 1) === CR ? `${text}\n` : text);
+    if (text.indexOf("\r") !== -1) {
+      // Every CR left in `text` is a whole line end (see #text). The parser, once it sees a
+      // CR, looks for the next CR and the next LF at every line: with one of them far off or
+      // missing (CR-only framing, or one CR late in a long text) that is quadratic. Line ends
+      // all mean the same, so it is given LFs only.
+      text = text.replace(CR_LINE_END, "\n");
+    } else if (text.indexOf("\n") === -1) {
+      // No line end: nothing can be dispatched. The parser would keep one fragment per
+      // chunk (a message trickled byte by byte costs a string per byte); hold it here.
+      this.#pending.push(text);
+      return;
+    }
+    this.#parser.feed(this.#pending.take(text));
   }
 
   /** Passes on a dispatched message's data: its JSON value, or a failure. */

@@ -6,6 +6,9 @@
 import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
 import { type EventOf, passes, Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
+/** The most bytes of one chunk decoded per pull. */
+const SLICE = 64 * 1024;
+
 /**
  * Decodes and verifies an SSE response body: the events of a valid run come out one by
  * one, and the first violation (including undecodable data and a stream cut off mid-run)
@@ -49,6 +52,8 @@ export function verifiedEvents<
   }, options);
   /** A violation found after some events of the same chunk: reported once they are read. */
   let failure: { error: unknown } | undefined;
+  /** What is left of a chunk longer than SLICE: decoded a slice per pull. */
+  let rest: Uint8Array | undefined;
 
   return new ReadableStream<EventOf<O>>(
     {
@@ -64,16 +69,26 @@ export function verifiedEvents<
         // Read until a chunk yields an event, the input ends, or a violation shows up:
         // returning from pull with nothing enqueued would leave the reader waiting forever.
         for (;;) {
-          const chunk = source === undefined ? undefined : await source.read();
+          let bytes = rest;
+          let chunk: ReadableStreamReadResult<Uint8Array> | undefined;
+          if (bytes === undefined && source !== undefined) chunk = await source.read();
           try {
-            if (chunk === undefined || chunk.done) {
-              decoder.finish();
-              verifier.end();
-              controller.close();
-              return;
+            if (bytes === undefined) {
+              if (chunk === undefined || chunk.done) {
+                decoder.finish();
+                verifier.end();
+                controller.close();
+                return;
+              }
+              bytes = chunk.value;
             }
-            decoder.push(chunk.value);
+            // A buffered body can be one huge chunk: its events are handed on a slice at a
+            // time, as the reader asks, since a stream's queue is not linear in Node for
+            // many values at once (SPEC §17.3).
+            rest = bytes.length > SLICE ? bytes.subarray(SLICE) : undefined;
+            decoder.push(rest === undefined ? bytes : bytes.subarray(0, SLICE));
           } catch (error) {
+            rest = undefined;
             source?.cancel(error).catch(() => {});
             // Erroring now would discard the events of this chunk still in the queue.
             if (delivered > before) failure = { error };
