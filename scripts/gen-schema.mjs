@@ -14,6 +14,12 @@
  * The only output-changing nodes (`.default()`, `.transform()`) are also compiled, into
  * `applyDefaults`, so a validated value gets the same defaults zod's output would have.
  *
+ * Every value `JSON.parse` can produce gets a verdict, without a throw (SPEC §17.4): the
+ * checks nest only as deep as the schema, never as deep as the value (a recursive schema
+ * stops the script; the free JSON values, `z.any()` and `z.custom()`, are not walked, as zod
+ * does not walk them), the work is one loop per array and one pass per string, and the
+ * schema's regular expressions are replaced by scans that cannot overflow (PATTERNS).
+ *
  * Run with `npm run gen:schema`. Imported (test/schema.test.ts), it only exports `generate`,
  * which returns the file's text without writing it, and `OUTPUT`, the file's path.
  */
@@ -94,6 +100,97 @@ const predicateOf = (fn) =>
 
 const transformOf = (fn) =>
   recognise("transform", fn, TRANSFORMS, (result, c, p) => Object.is(result, c.apply(p)));
+
+// ---------------------------------------------------------------------------------------------
+// Regular expressions, each replaced by a scan that cannot overflow
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The patterns (`.regex()`) this script can emit, each with a function that answers what the
+ * pattern answers in one pass over the string, with no backtracking and no recursion.
+ *
+ * Why not the pattern itself: V8's engine backtracks, and keeps one entry per repetition of a
+ * group on a stack of bounded size, so `/^(\/([^/~]|~[01])*)*$/` throws a `RangeError`
+ * ("Maximum call stack size exceeded") on a JSON pointer of a few megabytes: "/" repeated
+ * 3,000,000 times, or any valid pointer of 10 MB. zod runs the same pattern, so
+ * `EventSchema.safeParse` throws too. SPEC §17.4 wants a verdict for every value `JSON.parse`
+ * can produce, so the check gives the verdict the pattern defines (the answer zod gives on
+ * every string short enough for the engine), whatever the length.
+ *
+ * Each `test` is written out once, here, and emitted as it is (`emitPattern`); before that
+ * `patternOf` checks it against the pattern on every string up to `exhaustive` characters
+ * from `alphabet` (the pattern's own characters, one other, a line break and lone
+ * surrogates) and on longer strings built from them. A pattern not in this table stops the
+ * script: a new one needs its own scan here, not a guess.
+ */
+const PATTERNS = [
+  {
+    pattern: String.raw`/^(\/([^/~]|~[01])*)*$/`,
+    doc: "A JSON pointer (RFC 6901): empty, or `/` first and every `~` followed by `0` or `1`.",
+    alphabet: ["/", "~", "0", "1", "a", "\n", "\uD800", "\uDC00"],
+    exhaustive: 6,
+    // The pattern's language, read off it: segments that each start with "/" and hold no "/"
+    // (so any string that is empty or starts with "/" splits into them), in which a "~" is
+    // the first half of "~0" or "~1" (neither of which is "/", so the pair stays in its
+    // segment). Any other character, a line break or a lone surrogate included, is `[^/~]`.
+    test: function isJsonPointer(s) {
+      if (s.length !== 0 && s.charCodeAt(0) !== 47) return false; // "/"
+      for (let i = s.indexOf("~"); i !== -1; i = s.indexOf("~", i + 2)) {
+        const next = s.charCodeAt(i + 1); // NaN after the last character
+        if (next !== 48 && next !== 49) return false; // "0", "1"
+      }
+      return true;
+    },
+  },
+];
+
+/** Every string of up to `length` characters from `alphabet`, shortest first. */
+function* stringsOver(alphabet, length) {
+  let level = [""];
+  for (let n = 0; n <= length; n++) {
+    yield* level;
+    if (n < length) level = level.flatMap((s) => alphabet.map((c) => s + c));
+  }
+}
+
+/** The entry of PATTERNS for `regex`, once its scan has agreed with it. */
+function patternOf(regex) {
+  const known = PATTERNS.find((p) => p.pattern === String(regex));
+  if (known === undefined) {
+    throw new Error(
+      `gen-schema: a pattern with no linear-time scan in PATTERNS: ${regex} (V8 may throw a RangeError running it on a long string)`,
+    );
+  }
+  if (known.checked) return known;
+  const { alphabet, exhaustive, test } = known;
+  const agree = (s) => {
+    if (test(s) === regex.test(s)) return;
+    throw new Error(
+      `gen-schema: ${test.name} disagrees with ${regex} on ${JSON.stringify(s.slice(0, 40))} (length ${s.length})`,
+    );
+  };
+  for (const s of stringsOver(alphabet, exhaustive)) agree(s);
+  // Each string of up to 2 characters repeated to 2,000 (short enough for the engine), alone
+  // and with each character of the alphabet before and after it.
+  for (const s of stringsOver(alphabet, 2)) {
+    const long = s.repeat(Math.ceil(2_000 / Math.max(1, s.length)));
+    agree(long);
+    for (const c of alphabet) {
+      agree(c + long);
+      agree(long + c);
+    }
+  }
+  known.checked = true;
+  return known;
+}
+
+/** The TypeScript text of a pattern's scan: its own source, with the parameter typed. */
+function emitPattern({ doc, test }) {
+  const text = String(test);
+  const head = /^function (\w+)\((\w+)\) \{/;
+  if (!head.test(text)) throw new Error(`gen-schema: cannot emit ${text.slice(0, 40)}`);
+  return `/** ${doc} */\n${text.replace(head, "function $1($2: string): boolean {")}`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The walk
@@ -181,8 +278,8 @@ class Generator {
   outputNames = new Map();
   /** Memo of `changes(node)`. */
   changing = new Map();
-  /** Module constant name per regular expression source the checks use. */
-  regexes = new Map();
+  /** The entries of PATTERNS the checks use. */
+  patterns = new Set();
   /** Transform helpers the output functions call. */
   helpers = new Set();
   usedNames = new Set();
@@ -331,14 +428,10 @@ class Generator {
       }
       case "string_format": {
         if (def.format !== "regex") throw new Error(`gen-schema: string format ${def.format}`);
-        const source = `/${def.pattern.source}/${def.pattern.flags}`;
-        let name = this.regexes.get(source);
-        if (name === undefined) {
-          name = `PATTERN_${this.regexes.size}`;
-          this.regexes.set(source, name);
-        }
+        const known = patternOf(def.pattern);
+        this.patterns.add(known);
         const shown = lit(`expected a string matching ${def.pattern}`);
-        return [`if (!${name}.test(${x})) ${fail(shown)}`];
+        return [`if (!${known.test.name}(${x})) ${fail(shown)}`];
       }
       case "custom": {
         const predicate = predicateOf(def.fn);
@@ -637,8 +730,7 @@ function emit(schemas, version) {
     "}",
     "",
     ...[...gen.helpers].map((h) => `${HELPERS[h]}\n`),
-    ...[...gen.regexes].map(([source, name]) => `const ${name} = ${source};`),
-    "",
+    ...[...gen.patterns].map((p) => `${emitPattern(p)}\n`),
     gen.functions.join("\n\n"),
     "",
     "/**",

@@ -36,7 +36,15 @@ function nullToUndefined(value: unknown): unknown {
   return value === null ? undefined : value;
 }
 
-const PATTERN_0 = /^(\/([^/~]|~[01])*)*$/;
+/** A JSON pointer (RFC 6901): empty, or `/` first and every `~` followed by `0` or `1`. */
+function isJsonPointer(s: string): boolean {
+  if (s.length !== 0 && s.charCodeAt(0) !== 47) return false; // "/"
+  for (let i = s.indexOf("~"); i !== -1; i = s.indexOf("~", i + 2)) {
+    const next = s.charCodeAt(i + 1); // NaN after the last character
+    if (next !== 48 && next !== 49) return false; // "0", "1"
+  }
+  return true;
+}
 
 function checkTextMessageStartEvent(v: unknown): SchemaIssue | undefined {
   if (!isObject(v)) return fail(`expected object, got ${got(v)}`);
@@ -618,7 +626,7 @@ function checkAddOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "add") return fail(`expected "add", got ${got(x0)}`, "op");
   const x1 = v.path;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "path");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   const x2 = v.value;
   if (x2 === undefined) return fail("required", "value");
@@ -631,7 +639,7 @@ function checkRemoveOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "remove") return fail(`expected "remove", got ${got(x0)}`, "op");
   const x1 = v.path;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "path");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   return undefined;
 }
@@ -642,7 +650,7 @@ function checkReplaceOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "replace") return fail(`expected "replace", got ${got(x0)}`, "op");
   const x1 = v.path;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "path");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   const x2 = v.value;
   if (x2 === undefined) return fail("required", "value");
@@ -655,11 +663,11 @@ function checkMoveOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "move") return fail(`expected "move", got ${got(x0)}`, "op");
   const x1 = v.from;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "from");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "from");
   const x2 = v.path;
   if (typeof x2 !== "string") return fail(`expected string, got ${got(x2)}`, "path");
-  if (!PATTERN_0.test(x2))
+  if (!isJsonPointer(x2))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   return undefined;
 }
@@ -670,11 +678,11 @@ function checkCopyOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "copy") return fail(`expected "copy", got ${got(x0)}`, "op");
   const x1 = v.from;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "from");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "from");
   const x2 = v.path;
   if (typeof x2 !== "string") return fail(`expected string, got ${got(x2)}`, "path");
-  if (!PATTERN_0.test(x2))
+  if (!isJsonPointer(x2))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   return undefined;
 }
@@ -685,7 +693,7 @@ function checkTestOperation(v: unknown): SchemaIssue | undefined {
   if (x0 !== "test") return fail(`expected "test", got ${got(x0)}`, "op");
   const x1 = v.path;
   if (typeof x1 !== "string") return fail(`expected string, got ${got(x1)}`, "path");
-  if (!PATTERN_0.test(x1))
+  if (!isJsonPointer(x1))
     return fail("expected a string matching /^(\\/([^/~]|~[01])*)*$/", "path");
   const x2 = v.value;
   if (x2 === undefined) return fail("required", "value");
