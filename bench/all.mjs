@@ -17,6 +17,8 @@ const BENCHES = [
   ["proxy", "The proxy: verifyResponse"],
   ["schema", "The schema check: agUiSchema"],
   ["corpus", "The command on a corpus"],
+  ["hostile", "Hostile chunking: trickles and buffered bodies"],
+  ["memory", "Retained state at maxIds"],
 ];
 
 const args = process.argv.slice(2);

@@ -4,7 +4,12 @@
 // (values decoded ahead of the reader, chunks enqueued, pieces held), never as times.
 import { describe, expect, it } from "vitest";
 import { HeldBytes } from "../src/http/held-bytes.ts";
-import { verifiedEvents, verifyResponse } from "../src/index.ts";
+import {
+  SseDecoderStream,
+  VerifyingTransformStream,
+  verifiedEvents,
+  verifyResponse,
+} from "../src/index.ts";
 import { PendingText } from "../src/sse/decoder.ts";
 
 const utf8 = new TextEncoder();
@@ -145,6 +150,55 @@ describe("one huge chunk (a buffered body) through verifiedEvents", () => {
     while (!(await reader.read()).done) read++;
     expect(read).toBe(n + 2);
     expect(checked).toBe(n + 2);
+  });
+});
+
+describe("one huge chunk through SseDecoderStream and VerifyingTransformStream", () => {
+  it("decodes it a slice at a time as the reader asks, and cancels the body on cancel", async () => {
+    const n = 50_000;
+    let sse = `${RS}\n\n`;
+    for (let i = 0; i < n; i++) sse += `data: {"type":"CUSTOM","name":"n","value":${i}}\n\n`;
+    sse += `${RF}\n\n`;
+    let checked = 0;
+    const schema = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "counting",
+        validate: (value: unknown) => {
+          checked++;
+          return { value };
+        },
+      },
+    };
+    const events = body([utf8.encode(sse)])
+      .pipeThrough(new SseDecoderStream())
+      .pipeThrough(new VerifyingTransformStream({ schema }));
+    const reader = events.getReader();
+    await reader.read();
+    // Today's code decoded (and queued) all 50,002 events at the first read.
+    expect(checked).toBeLessThan(5_000);
+    let read = 1;
+    while (!(await reader.read()).done) read++;
+    expect({ read, checked }).toEqual({ read: n + 2, checked: n + 2 });
+  });
+
+  it("still cancels its source when the reader cancels", async () => {
+    const reason = new Error("not needed");
+    let cancelled: unknown;
+    const source = new ReadableStream<Uint8Array>({
+      pull(c) {
+        c.enqueue(utf8.encode(`${RS}\n\n`.repeat(1)));
+      },
+      cancel(r) {
+        cancelled = r;
+      },
+    });
+    const reader = source.pipeThrough(new SseDecoderStream()).getReader();
+    await reader.read();
+    await reader.cancel(reason);
+    for (let i = 0; i < 20 && cancelled === undefined; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(cancelled).toBe(reason);
   });
 });
 

@@ -6,12 +6,24 @@
 import type { SseDecodeFailure } from "../errors.ts";
 import { type DecoderOptions, SseDecoder } from "./decoder.ts";
 
+/** The most bytes (or UTF-16 code units) of one written chunk decoded at a time. */
+const SLICE = 64 * 1024;
+
+/** The getter of TransformStream's own writable side. */
+const ownWritable = Object.getOwnPropertyDescriptor(TransformStream.prototype, "writable")?.get as (
+  this: TransformStream,
+) => WritableStream;
+
 /**
  * A `TransformStream` from SSE bytes (or already-decoded strings) to one JSON value per SSE
  * message. The value is passed on whatever its JSON type; the verifier judges it. Data that
  * is not JSON, and a message that outgrows `maxBufferSize`, travel on as an
  * {@link SseDecodeFailure} value (not as a stream error, which would discard what is queued
  * before it), after which the stream closes and stops reading its input.
+ *
+ * A chunk longer than 64 KiB (a buffered body) is decoded 64 KiB at a time, each part once
+ * the reader has taken the values of the one before (SPEC §17.3): a stream's queue is not
+ * linear in Node for many values at once.
  *
  * @example
  * ```ts
@@ -23,6 +35,8 @@ import { type DecoderOptions, SseDecoder } from "./decoder.ts";
  * ```
  */
 export class SseDecoderStream extends TransformStream<Uint8Array | string, unknown> {
+  readonly #writable: WritableStream<Uint8Array | string>;
+
   /** A decoder for one stream; `maxBufferSize` bounds the length of a message. */
   constructor(options?: DecoderOptions) {
     let controller: TransformStreamDefaultController<unknown> | undefined;
@@ -39,5 +53,34 @@ export class SseDecoderStream extends TransformStream<Uint8Array | string, unkno
         decoder.finish();
       },
     });
+    // The writable side that callers see: it hands a long chunk to the transform in slices,
+    // each write waiting (as every write to a TransformStream does) until the reader has
+    // drained the values of the slice before.
+    const inner = ownWritable.call(this).getWriter();
+    const inSlices = async (chunk: Uint8Array | string) => {
+      for (let at = 0; at < chunk.length; at += SLICE)
+        await inner.write(chunk.slice(at, at + SLICE));
+    };
+    this.#writable = new WritableStream<Uint8Array | string>({
+      start(outer) {
+        // A cancelled reader or a decode failure errors the transform's own writable side:
+        // this one follows, so that a pipe into it cancels its source.
+        inner.closed.catch((reason: unknown) => outer.error(reason));
+      },
+      write(chunk) {
+        return chunk.length <= SLICE ? inner.write(chunk) : inSlices(chunk);
+      },
+      close() {
+        return inner.close();
+      },
+      abort(reason) {
+        return inner.abort(reason);
+      },
+    });
+  }
+
+  /** The side to write SSE bytes or strings to. */
+  override get writable(): WritableStream<Uint8Array | string> {
+    return this.#writable;
   }
 }

@@ -53,9 +53,10 @@ export interface VerifierOptions {
    * activity and subagent ids are held for the rest of the run, an open step (owner and
    * name) until it finishes. An event that would make the run hold more is a rule 0
    * `ID_LIMIT_EXCEEDED` error and changes nothing; a new run (`allowSequentialRuns`) starts
-   * from zero. The verifier's memory is about 100 to 300 bytes per id with ids of a few
-   * dozen characters, plus the ids' own length. Default 100,000; `Infinity` disables the
-   * limit. Anything but a number from 0 up is a `TypeError`.
+   * from zero. The verifier keeps about 80 to 250 bytes per id with 36-character ids
+   * (`bench/memory.bench.mjs`: at most 24 MiB at the default), plus each id's own
+   * characters beyond that. Default 100,000; `Infinity` disables the limit. Anything but a
+   * number from 0 up is a `TypeError`.
    */
   maxIds?: number | undefined;
 }
