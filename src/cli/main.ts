@@ -13,6 +13,7 @@ import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { isMainThread } from "node:worker_threads";
 import { jsonReport, plural, type Result, style, textReport } from "../report/render.ts";
+import { escapeControls, shown } from "../report/safe.ts";
 import { Summary } from "../report/summary.ts";
 import { HELP, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
@@ -44,10 +45,15 @@ const say = (text: string): void => {
   process.stdout.write(text);
 };
 
+/** One line on stderr, control characters (and line feeds) in it escaped. */
+const warn = (text: string): void => {
+  process.stderr.write(`ag-ui-verify: ${escapeControls(text)}\n`);
+};
+
 /** The one-line message on stderr, and for --json the usage-error object on stdout. */
 function usageFailure(message: string, json: boolean): number {
   if (json) say(`${JSON.stringify({ valid: false, usageError: message })}\n`);
-  process.stderr.write(`ag-ui-verify: ${message}\n`);
+  warn(message);
   return 2;
 }
 
@@ -112,7 +118,7 @@ async function corpus(options: Options): Promise<number> {
       if (options.json) lines += `${JSON.stringify(report)}\n`;
       if (report.usageError !== undefined) {
         progress.clear();
-        process.stderr.write(`ag-ui-verify: ${report.usageError}\n`);
+        warn(report.usageError);
       }
     }
     if (lines.length > 65536) {
@@ -130,9 +136,7 @@ async function corpus(options: Options): Promise<number> {
       : summary.text(style(useColor(options)), durationMs),
   );
   if (summary.invalid > 0) {
-    process.stderr.write(
-      `ag-ui-verify: ${summary.invalid} of ${plural(summary.inputs, "input")} invalid\n`,
-    );
+    warn(`${summary.invalid} of ${plural(summary.inputs, "input")} invalid`);
   }
   return summary.unreadable > 0 ? 2 : summary.invalid > 0 ? 1 : 0;
 }
@@ -168,9 +172,10 @@ async function main(args: readonly string[]): Promise<number> {
   else say(textReport(result, style(useColor(options))));
   const { error, position } = result;
   if (error === undefined) return 0;
+  // The report above holds the message; this line, for logs, names the code alone.
   const where = position === undefined ? "" : `, line ${position.line}`;
-  process.stderr.write(
-    `ag-ui-verify: invalid stream (${result.input}${where}): ${error.message}\n`,
+  warn(
+    `invalid stream (${shown(result.input, 1000)}${where}): ${error.code} (rule ${error.rule}) at index ${error.index}`,
   );
   return 1;
 }
@@ -184,9 +189,7 @@ else {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(
-        `ag-ui-verify: internal error: ${messageOf(error).replace(/\s+/g, " ")}\n`,
-      );
+      warn(`internal error: ${messageOf(error).replace(/\s+/g, " ")}`);
       process.exitCode = 2;
     },
   );

@@ -7,7 +7,10 @@ import { SseDecodeFailure, type VerifyError } from "../errors.ts";
 import { EVENT_TYPES } from "../events/index.ts";
 import type { SsePosition } from "../sse/positions.ts";
 import type { Format } from "./check.ts";
+import { clip, count, escapeControls, previewLine, previewLines, shown } from "./safe.ts";
 import type { RunOutcome, Seen, SubagentNode, Tally } from "./tally.ts";
+
+export { count };
 
 /** What was checked, and how it went. */
 export interface Result {
@@ -120,7 +123,6 @@ export function ruleLines(code: string, rule: number, s: Style, indent = "  "): 
   return `${indent}${s.yellow(label)}${text.slice(indent.length + label.length)}`;
 }
 
-export const count = (n: number): string => n.toLocaleString("en-US");
 export const plural = (n: number, one: string, many = `${one}s`): string =>
   `${count(n)} ${n === 1 ? one : many}`;
 
@@ -141,25 +143,20 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-const clipString = (text: string, max: number): string =>
-  text.length <= max ? text : `${text.slice(0, max)}… (${count(text.length)} characters)`;
-
-/** For JSON.stringify: long strings and long arrays cut short. */
-const clip = (_key: string, value: unknown): unknown =>
-  typeof value === "string"
-    ? clipString(value, 200)
-    : Array.isArray(value) && value.length > 20
-      ? [...value.slice(0, 20), `… (${count(value.length - 20)} more items)`]
-      : value;
-
+/** An id or a code from the input, JSON-quoted, clipped and escaped. */
 const q = (id: string | undefined): string =>
-  id === undefined ? "(none)" : JSON.stringify(clipString(id, 80));
+  id === undefined ? "(none)" : escapeControls(JSON.stringify(clip(id, 80)));
+
+/** The longest input name shown (a HAR entry's name holds its URL). */
+const NAME_MAX = 1000;
+/** The most event types the table lists. */
+const TYPES_MAX = 50;
 
 function outcomeText(outcome: RunOutcome | undefined): string {
   if (outcome === undefined) return "still open";
   if (outcome.event === "RUN_ERROR") {
-    const code = outcome.code === undefined ? "" : ` (code ${JSON.stringify(outcome.code)})`;
-    return `RUN_ERROR${code}: ${clipString(outcome.message ?? "", 200)}`;
+    const code = outcome.code === undefined ? "" : ` (code ${q(outcome.code)})`;
+    return `RUN_ERROR${code}: ${shown(outcome.message ?? "", 200)}`;
   }
   const n = outcome.interrupts;
   return `RUN_FINISHED, ${outcome.type}${n === undefined ? "" : ` (${plural(n, "interrupt")})`}`;
@@ -188,7 +185,7 @@ function subagentLines(roots: readonly SubagentNode[], s: Style, budget: { left:
           : node.status === "running"
             ? s.yellow("running")
             : node.status;
-      const name = node.name === undefined ? "" : `${clipString(node.name, 60)} `;
+      const name = node.name === undefined ? "" : `${shown(node.name, 60)} `;
       lines.push(`${prefix}${last ? "└─ " : "├─ "}${name}${s.dim(q(node.id))}  ${status}`);
       walk(node.children, `${prefix}${last ? "   " : "│  "}`);
     });
@@ -213,11 +210,13 @@ function summaryLines(result: Result, s: Style): string[] {
   ];
   lines.push(`  ${plural(tally.events, "event")}: ${counts.join(" · ")}`);
   lines.push(`  ${formatBytes(result.bytes)} in ${formatDuration(result.durationMs)}`);
-  const types = byType(tally);
+  const all = byType(tally);
+  const types = all.slice(0, TYPES_MAX).map(([t, n]): [string, number] => [shown(t, 60), n]);
   const width = Math.max(0, ...types.map(([t]) => t.length));
   lines.push("", s.bold("Events by type"));
   if (types.length === 0) lines.push("  (none)");
   for (const [t, n] of types) lines.push(`  ${t.padEnd(width)}  ${count(n).padStart(5)}`);
+  if (all.length > TYPES_MAX) lines.push(`  … and ${plural(all.length - TYPES_MAX, "more type")}`);
   if (tally.subagents > 0) {
     lines.push("", s.bold("Subagents"));
     const budget = { left: 15 };
@@ -237,20 +236,30 @@ function recentLines(recent: readonly Seen[], s: Style): string[] {
   return recent.map(({ index, event, position }) => {
     const where = position === undefined ? "" : `line ${count(position.line).padEnd(lineWidth)}  `;
     const { type, ...rest } = event;
-    let fields = JSON.stringify(rest, clip);
-    if (fields.length > 80) fields = `${fields.slice(0, 79)}…`;
-    return `    ${s.dim(`#${index}`.padEnd(indexWidth))}  ${s.dim(where)}${s.cyan(String(type))} ${fields}`;
+    const fields = previewLine(rest, 80);
+    return `    ${s.dim(`#${index}`.padEnd(indexWidth))}  ${s.dim(where)}${s.cyan(shown(String(type), 60))} ${fields}`;
   });
+}
+
+/** The data of a message that did not decode: its first 400 characters, 10 lines at most. */
+function dataLines(event: SseDecodeFailure, format: Format | "url"): string[] {
+  if (event.data === undefined) return ["    (longer than --max-buffer-size)"];
+  const prefix = format === "jsonl" ? "" : "data: ";
+  const all = clip(event.data, 400).split("\n");
+  const lines = all.slice(0, 10).map((line) => `    ${prefix}${escapeControls(line)}`);
+  if (all.length > 10) lines.push(`    … (${plural(all.length - 10, "more line")})`);
+  return lines;
 }
 
 /** The report for people: a summary when the stream is valid, the violation explained otherwise. */
 export function textReport(result: Result, s: Style): string {
   const { error, tally } = result;
-  const what = `${result.input} ${s.dim(`(${FORMAT_NAMES[result.format]})`)}`;
+  const what = `${shown(result.input, NAME_MAX)} ${s.dim(`(${FORMAT_NAMES[result.format]})`)}`;
   if (error === undefined) {
     return [`${s.green(s.bold("✔ valid"))}  ${what}`, ...summaryLines(result, s), ""].join("\n");
   }
-  const lines = [`${s.red(s.bold("✘ invalid"))}  ${what}`, `  ${s.bold(error.message)}`, ""];
+  const message = shown(error.message, 4000);
+  const lines = [`${s.red(s.bold("✘ invalid"))}  ${what}`, `  ${s.bold(message)}`, ""];
   lines.push(ruleLines(error.code, error.rule, s));
   const atEnd = error.event === undefined;
   const unit = result.format === "jsonl" ? "JSON line" : "SSE message";
@@ -272,14 +281,13 @@ export function textReport(result: Result, s: Style): string {
   }
   const event = error.event;
   if (event instanceof SseDecodeFailure) {
-    const data =
-      event.data === undefined ? "(longer than --max-buffer-size)" : clipString(event.data, 400);
-    const prefix = event.data === undefined || result.format === "jsonl" ? "" : "data: ";
-    lines.push("", `  The offending ${unit} (#${error.index}):`, `    ${prefix}${data}`);
+    lines.push(
+      "",
+      `  The offending ${unit} (#${error.index}):`,
+      ...dataLines(event, result.format),
+    );
   } else if (!atEnd) {
-    let pretty = (JSON.stringify(event, clip, 2) ?? String(event)).split("\n");
-    if (pretty.length > 40)
-      pretty = [...pretty.slice(0, 40), `… (${plural(pretty.length - 40, "more line")})`];
+    const pretty = previewLines(event, 40);
     lines.push("", `  The offending event (#${error.index}):`, ...pretty.map((l) => `    ${l}`));
   }
   const read = `Read ${formatBytes(result.bytes)} and ${plural(tally.events, "valid event")} in ${formatDuration(result.durationMs)}.`;

@@ -14,6 +14,7 @@ import {
   ruleLines,
   type Style,
 } from "./render.ts";
+import { shown } from "./safe.ts";
 
 /** What one item gave: a report per input (a HAR file gives one per event stream). */
 export interface Outcome {
@@ -25,6 +26,8 @@ export interface Outcome {
 const EXAMPLES = 5;
 const LARGEST = 5;
 const PROBLEMS = 20;
+/** The longest input name or problem shown (a HAR entry's name holds its URL). */
+const NAME_MAX = 1000;
 
 interface Group {
   readonly code: string;
@@ -127,20 +130,22 @@ export class Summary {
     for (const group of this.#byCode()) {
       lines.push(
         "",
-        `${s.red(group.code)}  ${plural(group.count, "input")}`,
+        `${s.red(shown(group.code, 100))}  ${plural(group.count, "input")}`,
         ruleLines(group.code, group.rule, s),
       );
       const width = Math.max(...group.examples.map((e) => String(e.line ?? "").length));
       for (const { input, line, field } of group.examples) {
-        const at = field === null ? "" : s.dim(`  (${field})`);
-        lines.push(`    ${s.dim(`line ${String(line ?? "?").padEnd(width)}`)}  ${input}${at}`);
+        const at = field === null ? "" : s.dim(`  (${shown(field, 200)})`);
+        const where = s.dim(`line ${String(line ?? "?").padEnd(width)}`);
+        lines.push(`    ${where}  ${shown(input, NAME_MAX)}${at}`);
       }
       if (group.count > group.examples.length) {
         lines.push(`    … and ${count(group.count - group.examples.length)} more`);
       }
     }
     if (this.unreadable > 0) {
-      lines.push("", s.yellow("Unreadable"), ...this.#problems.map((text) => `  ${text}`));
+      const problems = this.#problems.map((text) => `  ${shown(text, NAME_MAX)}`);
+      lines.push("", s.yellow("Unreadable"), ...problems);
       if (this.unreadable > PROBLEMS)
         lines.push(`  … and ${count(this.unreadable - PROBLEMS)} more`);
     }
@@ -148,7 +153,7 @@ export class Summary {
       lines.push("", s.bold("Largest inputs"));
       const width = Math.max(...this.#largest.map(({ bytes }) => formatBytes(bytes).length));
       for (const { input, bytes } of this.#largest) {
-        lines.push(`  ${formatBytes(bytes).padStart(width)}  ${input}`);
+        lines.push(`  ${formatBytes(bytes).padStart(width)}  ${shown(input, NAME_MAX)}`);
       }
     }
     const seconds = durationMs / 1000;

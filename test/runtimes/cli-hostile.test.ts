@@ -1,0 +1,244 @@
+// The command against hostile and broken inputs (SPEC §17.5, and its parts of §17.2 and
+// §17.4): terminal escapes in every text output, values nested too deep to render, huge
+// names, FIFOs and devices in walked folders, Ctrl-C, out-of-range flags, HAR files with
+// no bodies. dist/cli.js is run as a user runs it, with a time limit, so a hang fails.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "./cli-run.ts";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "ag-ui-verify-hostile-"));
+});
+
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Whether the time limit ran out (the child was then killed). */
+  hung: boolean;
+}
+
+/**
+ * Runs the command in the temporary directory, without colour settings unless `env` sets
+ * them; kills it after `limitMs`. `during` runs once the child started.
+ */
+function run(
+  args: readonly string[],
+  options: {
+    stdin?: string;
+    env?: Record<string, string>;
+    limitMs?: number;
+    during?: (child: ChildProcess) => void;
+  } = {},
+): Promise<Run> {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  if (options.env?.NO_COLOR === undefined) delete env.NO_COLOR;
+  if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env });
+    let stdout = "";
+    let stderr = "";
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill("SIGKILL");
+    }, options.limitMs ?? 20_000);
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      stderr += text;
+    });
+    child.on("error", fail);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr, hung });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
+    options.during?.(child);
+  });
+}
+
+/** Writes a file below the temporary directory and returns its name. */
+async function write(name: string, content: string | Uint8Array): Promise<string> {
+  await mkdir(dirname(join(dir, name)), { recursive: true });
+  await writeFile(join(dir, name), content);
+  return name;
+}
+
+const sse = (events: readonly unknown[]) =>
+  events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
+
+const START = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
+const FINISH = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+const VALID = sse([START, FINISH]);
+
+/** What a terminal would obey: C0 but tab and LF, DEL, C1. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for them
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** The colours the command itself writes (SGR), taken out before looking for controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the command's own colour codes
+const withoutOwnColours = (text: string) => text.replace(/\u001b\[\d+m/g, "");
+
+/** OSC 52 (set the clipboard), erase the screen (ESC and C1 CSI), a bell, DEL, CR. */
+const OSC52 = "\u001b]52;c;ZWNobyBwd25lZA==\u0007";
+const ERASE = "\u001b[2J";
+const CSI_ERASE = "\u009b2J";
+const EVIL = `${OSC52}${ERASE}${CSI_ERASE}\u007f\r`;
+
+describe("text from the input reaches a terminal with its control characters escaped", () => {
+  const valid = [
+    { type: "RUN_STARTED", threadId: `t${EVIL}`, runId: `r${EVIL}` },
+    { type: `FUTURE${EVIL}`, value: EVIL },
+    { type: "SUBAGENT_STARTED", subagentRunId: `s${EVIL}`, name: `agent${EVIL}` },
+    { type: "SUBAGENT_FINISHED", subagentRunId: `s${EVIL}` },
+    { type: "RUN_ERROR", message: `failed${EVIL}`, code: `c${EVIL}` },
+  ];
+  const invalid = [
+    START,
+    { type: `FUTURE${EVIL}`, value: EVIL, [`key${EVIL}`]: 1 },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: `m${EVIL}`, delta: EVIL },
+  ];
+
+  /** Every output of `args`, in the text modes: no colour, --no-color, and forced colour. */
+  async function outputs(args: readonly string[]): Promise<string[]> {
+    const plain = await run(args);
+    const noColor = await run([...args, "--no-color"], { env: { FORCE_COLOR: "1" } });
+    const colour = await run(args, { env: { FORCE_COLOR: "1" } });
+    const json = await run([...args, "--json"]);
+    expect(colour.stdout).toContain("\u001b[3"); // colours are on, so the test means something
+    return [plain, noColor, colour]
+      .flatMap((r) => [r.stdout, r.stderr])
+      .concat(json.stderr)
+      .map(withoutOwnColours);
+  }
+
+  it("in one capture's report, valid or not, and on stderr", async () => {
+    const good = await write(`evil${ERASE}${CSI_ERASE}.sse`, sse(valid));
+    const bad = await write("evil-invalid.sse", sse(invalid));
+    const data = await write("evil-data.sse", `${sse([START])}data: ${EVIL}nope\n\n`);
+    for (const file of [good, bad, data]) {
+      for (const text of await outputs([file])) expect(text).not.toMatch(CONTROL);
+    }
+    // What was escaped is still there to read.
+    const shown = (await run([bad])).stdout;
+    expect(shown).toContain("FUTURE\\x1b]52;c;ZWNobyBwd25lZA==\\x07\\x1b[2J\\x9b2J\\x7f\\x0d");
+    expect(shown).toContain('"m\\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b[2J\\x9b2J\\x7f\\r"');
+  });
+
+  it("in a corpus summary: file names, HAR URLs, and what could not be read", async () => {
+    await write(`corpus/a${ERASE}.sse`, VALID);
+    await write(`corpus/b${CSI_ERASE}.sse`, sse(invalid));
+    const entry = (url: string, text: string) => ({
+      startedDateTime: "2026-03-02T09:15:30.000Z",
+      request: { method: "POST", url },
+      response: { status: 200, content: { mimeType: "text/event-stream", text } },
+    });
+    const har = { log: { entries: [entry(`https://x.example/${EVIL}`, sse(invalid))] } };
+    await write("corpus/session.har", JSON.stringify(har));
+    await write("corpus/broken.har", `{"log": ${EVIL}`);
+    const outs = await outputs(["corpus"]);
+    for (const text of outs) expect(text).not.toMatch(CONTROL);
+    expect(outs.join("")).toContain("https://x.example/\\x1b]52;c;");
+  });
+});
+
+describe("what cannot be shown is shown shortened: never an internal error", () => {
+  const DEPTH = 10_000;
+  const deep = `${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`;
+
+  it("a capture nested 10,000 deep, as the offending event and as the events before it", async () => {
+    const offending = await write("deep.sse", `data: ${deep}\n\n`);
+    const before = await write(
+      "deep-before.sse",
+      `${sse([START])}data: {"type":"CUSTOM","name":"x","value":${deep}}\n\n${sse([START])}`,
+    );
+    const object = await write(
+      "deep-object.jsonl",
+      `${JSON.stringify(START)}\n${'{"type":"TEXT_MESSAGE_START","a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}\n`,
+    );
+    for (const file of [offending, before, object]) {
+      for (const args of [[file], [file, "--strict"], [file, "--json"]]) {
+        const r = await run(args);
+        expect(r.stderr, file).not.toContain("internal error");
+        expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(1);
+      }
+    }
+    const shown = (await run([offending])).stdout;
+    expect(shown).toContain("[EVENT_NOT_OBJECT, rule 0]");
+    expect(shown).toContain("[…]");
+    expect(shown).toMatch(/… \(\d+ more lines?\)/);
+    expect((await run([before])).stdout).toMatch(/#1 +line 3 +CUSTOM \{"name":"x","value":\[\[\[/);
+    // Valid, the same values give the usual verdict, in every mode.
+    const valid = await write(
+      "deep-valid.sse",
+      `${sse([START])}data: {"type":"CUSTOM","name":"x","value":${deep}}\n\n${sse([FINISH])}`,
+    );
+    for (const args of [[valid], [valid, "--strict"], ["--json", valid, valid]]) {
+      const r = await run(args);
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.code, r.stderr).toBe(0);
+    }
+  });
+});
+
+describe("each message once, and every message bounded", () => {
+  it("prints the verifier's message once, on stdout; stderr names the code", async () => {
+    const events = [START, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x" }];
+    const file = await write("once.sse", sse(events));
+    const message = 'TEXT_MESSAGE_CONTENT at index 1: text message "m1" is not open';
+    const line = `ag-ui-verify: invalid stream (${file}, line 3): TEXT_MESSAGE_NOT_OPEN (rule 3) at index 1\n`;
+    const text = await run([file]);
+    expect(text.code).toBe(1);
+    expect(`${text.stdout}${text.stderr}`.split(message)).toHaveLength(2);
+    expect(text.stdout).toContain(message);
+    expect(text.stderr).toBe(line);
+    const json = await run([file, "--json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).error.message).toContain(message);
+    expect(json.stderr).toBe(line);
+  });
+
+  it("cuts huge types, ids, values and tables to a bounded width and length", async () => {
+    const huge = "x".repeat(200_000);
+    const list = Array.from({ length: 5000 }, (_, i) => i);
+    const keys = Object.fromEntries(list.map((k) => [`k${k}`, k]));
+    const noise = Array.from({ length: 300 }, (_, i) => ({ type: `FUTURE_${i}` }));
+    const hugeEvents = [
+      { type: `FUTURE_${huge}`, [huge]: huge, list },
+      { type: "CUSTOM", name: huge, value: keys },
+      { type: `FUTURE_${huge}`, keys },
+    ];
+    const start = { type: "RUN_STARTED", threadId: huge, runId: huge };
+    const valid = await write("huge-valid.sse", sse([start, ...noise, ...hugeEvents, FINISH]));
+    const invalid = await write(
+      "huge-invalid.sse",
+      sse([
+        start,
+        ...noise,
+        ...hugeEvents,
+        { type: "TEXT_MESSAGE_END", messageId: huge, [huge]: huge, list, keys },
+      ]),
+    );
+    for (const file of [valid, invalid]) {
+      const r = await run([file]);
+      expect(r.stderr).not.toContain("internal error");
+      const lines = `${r.stdout}${r.stderr}`.split("\n");
+      expect(Math.max(...lines.map((line) => line.length)), file).toBeLessThan(1200);
+      expect(r.stdout.length, file).toBeLessThan(20_000);
+    }
+    expect((await run([valid])).stdout).toMatch(/… and 2\d\d more types/);
+  });
+});
