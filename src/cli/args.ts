@@ -53,9 +53,14 @@ Checking:
                              naming the field and what the schema expected)
   --allow-sequential-runs    accept further runs after the first one closes
   --max-buffer-size <n>      the longest message (SSE) or line (JSON Lines) to accept, in
-                             characters (default 10485760, 10 MiB)
-  -j, --jobs <n>             check this many inputs at once (default: the number of cores);
-                             the output is the same for every number
+                             characters: 1 to 536870912 (512 MiB; default 10485760, 10 MiB)
+  --max-ids <n>              the most ids (messages, tool calls, reasoning blocks, activities,
+                             subagents, open steps) one run may hold at once: 1 or more, or
+                             Infinity for no limit (default 100000); a run over it breaks
+                             rule 0 (ID_LIMIT_EXCEEDED)
+  -j, --jobs <n>             check this many inputs at once (default and most: the number of
+                             cores; more is lowered to it, with a note on a terminal); the
+                             output is the same for every number
 
 Output:
   --json                     one JSON object; for several inputs, one line per input (NDJSON)
@@ -87,11 +92,17 @@ export interface Options {
   readonly allowSequentialRuns: boolean;
   readonly strict: boolean;
   readonly maxBufferSize: number | undefined;
+  readonly maxIds: number | undefined;
   readonly json: boolean;
   readonly noColor: boolean;
   readonly help: boolean;
   readonly version: boolean;
+  /** What the command changed in what it was asked (a clamped --jobs), for stderr. */
+  readonly notes: readonly string[];
 }
+
+/** The longest message --max-buffer-size may allow: 512 MiB. */
+export const MAX_BUFFER_LIMIT = 512 * 1024 * 1024;
 
 const FLAGS = {
   format: { type: "string" },
@@ -104,6 +115,7 @@ const FLAGS = {
   "allow-sequential-runs": { type: "boolean" },
   strict: { type: "boolean" },
   "max-buffer-size": { type: "string" },
+  "max-ids": { type: "string" },
   json: { type: "boolean" },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -128,10 +140,38 @@ function flagError(error: unknown): UsageError {
   return new UsageError(message.split("\n")[0] ?? message);
 }
 
-function positiveInteger(flag: string, text: string): number {
+/** A whole number from 1 to `max` (Infinity: any), or a {@link UsageError} naming the range. */
+function positiveInteger(
+  flag: string,
+  text: string,
+  max = Number.MAX_SAFE_INTEGER,
+  unit = "",
+): number {
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? "" : ` up to ${max}${unit}`;
+    throw new UsageError(`${flag} must be a positive whole number${range}, not ${text}`);
+  }
+  return n;
+}
+
+/** --jobs: at least 1, at most the machine's available parallelism (with a note). */
+function jobs(text: string | undefined, notes: string[]): number {
+  const cores = availableParallelism();
+  if (text === undefined) return cores;
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1)) throw new UsageError(`--jobs must be a positive whole number, not ${text}`);
+  if (n <= cores) return n;
+  notes.push(`--jobs ${text} is more than the ${cores} available cores; checking ${cores} at once`);
+  return cores;
+}
+
+/** --max-ids: a whole number from 1, or Infinity for no limit. */
+function maxIds(text: string): number {
+  if (/^infinity$/i.test(text)) return Number.POSITIVE_INFINITY;
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new UsageError(`${flag} must be a positive whole number, not ${text}`);
+    throw new UsageError(`--max-ids must be a positive whole number or Infinity, not ${text}`);
   }
   return n;
 }
@@ -164,6 +204,7 @@ export function parseOptions(args: readonly string[]): Options {
     throw flagError(error);
   }
   const { values: v, positionals: paths } = parsed;
+  const notes: string[] = [];
   const format = v.format;
   if (format !== undefined && format !== "sse" && format !== "jsonl") {
     throw new UsageError(`unknown format ${JSON.stringify(format)}; expected sse or jsonl`);
@@ -181,17 +222,24 @@ export function parseOptions(args: readonly string[]): Options {
         : v.ext
             .flatMap((list) => list.split(","))
             .map((ext) => ext.trim().replace(/^\./, "").toLowerCase()),
-    jobs: v.jobs === undefined ? availableParallelism() : positiveInteger("--jobs", v.jobs),
+    jobs: jobs(v.jobs, notes),
     allowSequentialRuns: v["allow-sequential-runs"] === true,
     strict: v.strict === true,
     maxBufferSize:
       v["max-buffer-size"] === undefined
         ? undefined
-        : positiveInteger("--max-buffer-size", v["max-buffer-size"]),
+        : positiveInteger(
+            "--max-buffer-size",
+            v["max-buffer-size"],
+            MAX_BUFFER_LIMIT,
+            " (512 MiB)",
+          ),
+    maxIds: v["max-ids"] === undefined ? undefined : maxIds(v["max-ids"]),
     json: v.json === true,
     noColor: v["no-color"] === true,
     help: v.help === true,
     version: v.version === true,
+    notes,
   };
   if (options.help || options.version) return options;
   if (options.url !== undefined) {

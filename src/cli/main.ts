@@ -157,6 +157,8 @@ async function main(args: readonly string[]): Promise<number> {
     say(`ag-ui-verify ${version()}\n`);
     return 0;
   }
+  // Notes are for the person at a terminal: piped, the output is the same for every --jobs.
+  if (process.stderr.isTTY) for (const note of options.notes) warn(note);
   if (options.url === undefined && !oneCapture(options.paths)) return corpus(options);
   const path = options.paths[0] ?? "-";
   let result: Result;

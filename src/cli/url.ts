@@ -117,6 +117,7 @@ export async function checkUrl(url: string, options: Options): Promise<Result> {
         headers: [...options.headers],
         allowSequentialRuns: options.allowSequentialRuns,
         maxBufferSize: options.maxBufferSize,
+        maxIds: options.maxIds,
         schema: options.strict ? agUiSchema : undefined,
       });
     } catch (error) {

@@ -21,6 +21,8 @@ export interface CheckOptions {
   /** Check every event against `agUiSchema` too (`--strict`). */
   readonly strict?: boolean | undefined;
   readonly maxBufferSize?: number | undefined;
+  /** The most ids one run may hold (VerifierOptions.maxIds; `--max-ids`). */
+  readonly maxIds?: number | undefined;
 }
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
@@ -74,6 +76,7 @@ export class Check {
     this.#verifier = new Verifier({
       allowSequentialRuns: options.allowSequentialRuns,
       schema: options.strict === true ? agUiSchema : undefined,
+      maxIds: options.maxIds,
     });
     this.#maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
   }

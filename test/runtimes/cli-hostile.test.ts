@@ -3,14 +3,24 @@
 // names, FIFOs and devices in walked folders, Ctrl-C, out-of-range flags, HAR files with
 // no bodies. dist/cli.js is run as a user runs it, with a time limit, so a hang fails.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAgentServer } from "../server/agent-server.ts";
 import { CLI } from "./cli-run.ts";
 
 let dir: string;
+
+/** util-linux `script`, which runs a command on a pseudo-terminal. */
+const hasScript = (() => {
+  try {
+    return execFileSync("script", ["--version"], { encoding: "utf8" }).includes("util-linux");
+  } catch {
+    return false;
+  }
+})();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "ag-ui-verify-hostile-"));
@@ -240,5 +250,119 @@ describe("each message once, and every message bounded", () => {
       expect(r.stdout.length, file).toBeLessThan(20_000);
     }
     expect((await run([valid])).stdout).toMatch(/… and 2\d\d more types/);
+  });
+});
+
+describe("numeric flags are range-checked; --jobs is lowered to the cores there are", () => {
+  it.each([
+    [
+      ["--max-buffer-size", "3000000000"],
+      "--max-buffer-size must be a positive whole number up to 536870912 (512 MiB), not 3000000000",
+    ],
+    [
+      ["--max-buffer-size", "536870913"],
+      "--max-buffer-size must be a positive whole number up to 536870912 (512 MiB), not 536870913",
+    ],
+    [
+      ["--max-buffer-size", "0"],
+      "--max-buffer-size must be a positive whole number up to 536870912 (512 MiB), not 0",
+    ],
+    [["--max-ids", "0"], "--max-ids must be a positive whole number or Infinity, not 0"],
+    [["--max-ids=-1"], "--max-ids must be a positive whole number or Infinity, not -1"],
+    [["--max-ids", "1.5"], "--max-ids must be a positive whole number or Infinity, not 1.5"],
+    [["--max-ids", "lots"], "--max-ids must be a positive whole number or Infinity, not lots"],
+    [["--jobs", "0"], "--jobs must be a positive whole number, not 0"],
+    [["--jobs", "2.5"], "--jobs must be a positive whole number, not 2.5"],
+  ])("%j is a usage error", async (flags, message) => {
+    const file = await write("range.sse", VALID);
+    for (const args of [
+      [...flags, file],
+      [...flags, file, file],
+    ]) {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`ag-ui-verify: ${message} (see --help)\n`);
+    }
+  });
+
+  it("accepts the limits themselves", async () => {
+    const file = await write("range.sse", VALID);
+    for (const flags of [
+      ["--max-buffer-size", "536870912"],
+      ["--max-buffer-size", "1"],
+      ["--max-ids", "1"],
+      ["--jobs", "1"],
+    ]) {
+      const r = await run([...flags, "--json", file]);
+      expect(r.code, flags.join(" ")).not.toBe(2);
+      expect(r.stderr).not.toContain("must be");
+    }
+  });
+
+  it("--max-ids is the verifier's maxIds, in one capture, in every job and with --url", async () => {
+    const events = [
+      START,
+      { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+      { type: "TEXT_MESSAGE_START", messageId: "m2", role: "assistant" },
+    ];
+    const file = await write("ids.jsonl", events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const limited = await run(["--json", "--max-ids", "2", file]);
+    expect(limited.code).toBe(1);
+    expect(JSON.parse(limited.stdout).error).toMatchObject({ code: "ID_LIMIT_EXCEEDED", index: 3 });
+    const corpus = await run(["--json", "--max-ids", "2", "--jobs", "2", file, file, file]);
+    const reports = corpus.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(reports.slice(0, 3).map((r) => r.error?.code)).toEqual(
+      Array(3).fill("ID_LIMIT_EXCEEDED"),
+    );
+    for (const flags of [["--max-ids", "3"], ["--max-ids", "Infinity"], []]) {
+      const r = await run(["--json", ...flags, file]);
+      // Only the end of input is left to complain about: the run is still open.
+      expect(JSON.parse(r.stdout).error.code, flags.join(" ")).toBe(
+        "STREAM_ENDED_BEFORE_RUN_CLOSED",
+      );
+    }
+    const server = await startAgentServer();
+    try {
+      const url = await run(["--json", "--max-ids", "1", "--url", `${server.url}/run/valid`]);
+      expect(url.code).toBe(1);
+      expect(JSON.parse(url.stdout).error.code).toBe("ID_LIMIT_EXCEEDED");
+      expect((await run(["--json", "--url", `${server.url}/run/valid`])).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("--jobs above the available parallelism is lowered to it; piped, the output is the same", async () => {
+    const files = await Promise.all([1, 2, 3].map((i) => write(`jobs/${i}.sse`, VALID)));
+    const many = await run(["--json", "--jobs", "256", ...files]);
+    expect(many.code).toBe(0);
+    expect(many.stderr).toBe("");
+    const one = await run(["--json", "--jobs", "1", ...files]);
+    const steady = (text: string) => text.replace(/"durationMs":[\d.]+/g, "");
+    expect(steady(many.stdout)).toBe(steady(one.stdout));
+  });
+
+  it.runIf(hasScript)("on a terminal, with a one-line note", async () => {
+    const cores = availableParallelism();
+    const files = await Promise.all([1, 2, 3].map((i) => write(`jobs/${i}.sse`, VALID)));
+    const onTty = (jobs: number) =>
+      execFileSync(
+        "script",
+        [
+          "-qec",
+          [process.execPath, CLI, "--no-color", "--jobs", String(jobs), ...files].join(" "),
+          "/dev/null",
+        ],
+        { cwd: dir, encoding: "utf8" },
+      );
+    const note = `ag-ui-verify: --jobs 256 is more than the ${cores} available cores; checking ${cores} at once\r\n`;
+    expect(onTty(256).startsWith(note)).toBe(true);
+    expect(onTty(256).split(note)).toHaveLength(2);
+    expect(onTty(cores)).not.toContain("available cores");
   });
 });
