@@ -37,9 +37,15 @@ function within(dir: string, importer: string, specifier: string): boolean {
 export default defineConfig([
   {
     // The library. Its schema subpath is separate below, so the main entry carries none of it.
-    entry: ["src/*.ts", "src/{_util,events,sse,streams,http}/**/*.ts", "src/verify/verifier.ts"],
+    entry: [
+      "src/*.ts",
+      "src/{_util,events,sse,streams,http,lint}/**/*.ts",
+      "src/verify/verifier.ts",
+    ],
+    // The subpaths' declarations come from their own builds below… except ag-ui-verify/lint,
+    // whose modules share the library's (one VerifyError, one Verifier).
+    dts: { entry: { index: "src/index.ts", lint: "src/lint/index.ts" } },
     format: ["esm", "cjs"],
-    dts: { entry: { index: "src/index.ts" } },
     sourcemap: true,
     esbuildPlugins: [modules],
     // The builds below write dist/schema.* and dist/cli.js; all run at once, so spare them.

@@ -19,7 +19,9 @@ const LAYERS: readonly (readonly [string, (file: string) => boolean])[] = [
   ["verify", (f) => f.startsWith("verify/")],
   ["streams", (f) => f.startsWith("streams/")],
   ["http", (f) => f.startsWith("http/")],
+  ["lint", (f) => f.startsWith("lint/")],
   ["report", (f) => f.startsWith("report/")],
+  ["testing", (f) => f.startsWith("testing/")],
   ["entry", (f) => f === "index.ts"],
   ["cli", (f) => f.startsWith("cli/")],
 ];

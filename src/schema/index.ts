@@ -28,10 +28,25 @@ export type { StandardSchemaV1 } from "./standard-schema.ts";
 let lastIssue: SchemaIssue = { message: "", path: [] };
 
 function passes(value: unknown): value is KnownAgUiEvent {
-  const issue = firstIssue(value);
+  let issue: SchemaIssue | undefined;
+  try {
+    issue = firstIssue(value);
+  } catch (thrown) {
+    // Only an in-process value can throw here (a getter, a Proxy trap): that is its own
+    // verdict, never an exception (SPEC §17.4).
+    issue = { message: `the value could not be read (${describe(thrown)})`, path: [] };
+  }
   if (issue === undefined) return true;
   lastIssue = issue;
   return false;
+}
+
+function describe(thrown: unknown): string {
+  try {
+    return String(thrown);
+  } catch {
+    return "an unprintable value";
+  }
 }
 
 /**

@@ -61,7 +61,8 @@ export function unreadable(path: string, cause: unknown): Violation {
  * Before its type was read, the event itself is at fault: not inspectable at all (a revoked
  * Proxy), or its `type` unreadable. After, the type's rule runs again, on a scratch run,
  * under a recording Proxy: the last top-level field read before the throw is the culprit.
- * When none is found, what was thrown passes through unchanged.
+ * When none can be named (a getter that throws only once, a Proxy revoked meanwhile), the
+ * event as a whole is: what an event's own code throws never escapes as such (SPEC §17.4).
  */
 export function unreadableField(
   event: unknown,
@@ -81,16 +82,24 @@ export function unreadableField(
       thrown,
     );
   }
-  if (rule !== undefined && isRecord(event)) {
-    const field = fieldThatThrows(event, (probe) => {
-      try {
-        rule(newRun(), probe);
-      } catch (again) {
-        // The getter behaved this time: the field cannot be named.
-        if (!(again instanceof Violation)) throw again;
-      }
-    });
-    if (field !== undefined) return unreadable(field, thrown);
-  }
-  throw thrown;
+  let field: string | undefined;
+  try {
+    if (rule !== undefined && isRecord(event)) {
+      field = fieldThatThrows(event, (probe) => {
+        try {
+          rule(newRun(), probe);
+        } catch (again) {
+          // The getter behaved this time: the field cannot be named.
+          if (!(again instanceof Violation)) throw again;
+        }
+      });
+    }
+  } catch {}
+  if (field !== undefined) return unreadable(field, thrown);
+  return new Violation(
+    "FIELD_WRONG_TYPE",
+    `a field could not be read (${describe(thrown)}); expected JSON values.`,
+    undefined,
+    thrown,
+  );
 }

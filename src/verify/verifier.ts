@@ -65,6 +65,14 @@ export interface VerifierOptions {
 const DEFAULT_MAX_IDS = 100_000;
 
 /**
+ * The linter's option (SPEC §18.1): a verifier made with `{ [GOING_ON]: true }` throws each
+ * violation without being poisoned by it, the failing event counted and dropped (no rule
+ * applies an effect before its last check), and checks the next event as if it had not come.
+ * @internal
+ */
+export const GOING_ON: unique symbol = Symbol("going on");
+
+/**
  * The type of the events that come out of a verified stream made with options of type
  * `O`: the schema's output type when `O` has a `schema`, else {@link AgUiEvent}.
  *
@@ -114,6 +122,8 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
   #ended = false;
   #lastType = "";
   #lastRule: Rule | undefined = undefined;
+  /** Whether a violation poisons (false for the linter: see {@link GOING_ON}). */
+  readonly #poison: boolean;
 
   /**
    * Throws a `TypeError` when `options.schema` is not a Standard Schema, or `options.maxIds`
@@ -121,6 +131,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
    */
   constructor(options?: O) {
     this.#sequential = options?.allowSequentialRuns === true;
+    this.#poison = (options as { [GOING_ON]?: unknown } | undefined)?.[GOING_ON] !== true;
     const maxIds = options?.maxIds ?? DEFAULT_MAX_IDS;
     if (typeof maxIds !== "number" || !(maxIds >= 0)) {
       throw new TypeError(
@@ -176,12 +187,13 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
       // it runs step 4 (rule 0's field checks) first itself.
       if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
       // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. A run
-      // that starts after a closed one starts from nothing (SPEC §9.6).
-      if (phase === CLOSED && t === "RUN_STARTED") this.#run = newRun(this.#maxIds);
+      // that starts after a closed one starts from nothing (SPEC §9.6), once it passed.
+      const run = phase === CLOSED && t === "RUN_STARTED" ? newRun(this.#maxIds) : this.#run;
       if (rule !== undefined) {
-        const next = rule(this.#run, event);
+        const next = rule(run, event);
         if (next !== undefined) this.#phase = next;
       }
+      this.#run = run;
     } catch (x) {
       throw this.#fail(x, event, type, rule);
     }
@@ -199,7 +211,8 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     const violation =
       thrown instanceof Violation ? thrown : unreadableField(event, type, rule, thrown);
     const error = toVerifyError(violation, this.#index, event, type);
-    this.#error = error;
+    if (this.#poison) this.#error = error;
+    else this.#index++;
     return error;
   }
 
@@ -216,7 +229,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     const v =
       this.#phase === BEFORE_RUN ? streamEndedBeforeRunStarted() : streamEndedInRun(this.#run);
     const error = toVerifyError(v, this.#index, undefined, undefined);
-    this.#error = error;
+    if (this.#poison) this.#error = error;
     throw error;
   }
 }

@@ -1,0 +1,317 @@
+/**
+ * The linter (SPEC §18.1): the verifier's checks, in its order, going on after an error,
+ * with the warnings of §18.2 on top; findings merged by code, event type, field and subject.
+ * @module
+ */
+
+import { isVerifyError, ruleOf, type VerifyError, type VerifyErrorCode } from "../errors.ts";
+import { GOING_ON, Verifier } from "../verify/verifier.ts";
+import type { Finding, LintOptions, LintReport, Severity, WarningCode } from "./types.ts";
+import { ClientWatch, type Warning } from "./warnings.ts";
+
+const DEFAULT_MAX_FINDINGS = 1_000;
+/** How many events before the first error a report shows. */
+const BEFORE = 3;
+const MAX_MESSAGE = 2_000;
+
+/** A finding as the linter builds it: merged occurrences update it in place. */
+interface Entry {
+  code: VerifyErrorCode | WarningCode;
+  severity: Severity;
+  rule: number | undefined;
+  index: number;
+  lastIndex: number;
+  count: number;
+  eventType: string | undefined;
+  field: string | undefined;
+  message: string;
+  line?: number | undefined;
+  offset?: number | undefined;
+  before?: readonly unknown[];
+}
+
+/** Where the event being pushed starts in its input (lintStream). */
+export interface Place {
+  readonly line: number;
+  readonly offset: number;
+}
+
+/**
+ * Lints one stream of events: {@link Linter.push} each event (it returns the findings that
+ * event gave), then {@link Linter.end} for the report. The first error finding is exactly
+ * the error `verifyAll` would throw with the same options, and the report is `valid`
+ * exactly when `verifyAll` returns: an event that fails a check is dropped and changes
+ * nothing, and checking goes on with the next one.
+ *
+ * @example
+ * ```ts
+ * import { Linter } from "ag-ui-verify/lint";
+ * const linter = new Linter();
+ * linter.push({ type: "RUN_STARTED", threadId: "t1", runId: "r1" });
+ * linter.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "a" });
+ * linter.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "b" });
+ * const report = linter.end();
+ * console.log(report.findings[0]?.code, report.findings[0]?.count); // "TEXT_MESSAGE_NOT_OPEN" 2
+ * ```
+ */
+export class Linter {
+  readonly #verifier: Verifier;
+  readonly #watch: ClientWatch;
+  readonly #overrides: { readonly [code: string]: Severity | "off" } | undefined;
+  readonly #max: number;
+  readonly #entries: Entry[] = [];
+  readonly #byKey = new Map<string, Entry>();
+  /** The last events pushed, for the first error's context. */
+  readonly #recent: unknown[] = [];
+  #firstError = true;
+  #index = 0;
+  #errors = 0;
+  #warnings = 0;
+  #omitted = 0;
+  #ended: LintReport | undefined;
+
+  /** Throws a `TypeError` for the options the verifier rejects, or a bad `maxFindings`. */
+  constructor(options: LintOptions = {}) {
+    this.#verifier = new Verifier({ ...options, [GOING_ON]: true });
+    this.#watch = new ClientWatch(options);
+    this.#overrides = options.severity;
+    const max = options.maxFindings ?? DEFAULT_MAX_FINDINGS;
+    if (typeof max !== "number" || !(max >= 0)) {
+      throw new TypeError("maxFindings must be a number from 0 up");
+    }
+    this.#max = max;
+  }
+
+  /** Lints the next event; returns the findings it gave (merged ones as they stand now). */
+  push(event: unknown): readonly Finding[] {
+    return this.pushAt(event, undefined);
+  }
+
+  /**
+   * `push`, with where the event starts in its input. What a caller's schema throws passes
+   * through, as from the verifier.
+   * @internal
+   */
+  pushAt(event: unknown, place: Place | undefined): readonly Finding[] {
+    if (this.#ended !== undefined) throw new Error("Linter.push() was called after end().");
+    const index = this.#index++;
+    let found: Entry[] | undefined;
+    let error: VerifyError | undefined;
+    try {
+      this.#verifier.verify(event);
+    } catch (thrown) {
+      // What a caller's schema throws passes through, as from the verifier.
+      if (!isVerifyError(thrown)) throw thrown;
+      error = thrown;
+    }
+    if (error !== undefined) found = this.#error(error, event, place, found);
+    else {
+      const warnings = this.#watch.event(event, index);
+      if (warnings !== undefined) {
+        for (const w of warnings) found = this.#warning(w, index, place, found);
+      }
+    }
+    this.#remember(event);
+    return found ?? NONE;
+  }
+
+  /**
+   * A warning found outside the events (`SSE_LINE_IGNORED`), at `index` (the next event's).
+   * @internal
+   */
+  warnAt(warning: Warning, place: Place | undefined): void {
+    this.#warning(warning, this.#index, place, undefined);
+  }
+
+  /** How many events were pushed. @internal */
+  get eventCount(): number {
+    return this.#index;
+  }
+
+  /** Ends the input: the end-of-input checks (SPEC §9.7), then the report. */
+  end(place?: Place): LintReport {
+    if (this.#ended !== undefined) return this.#ended;
+    try {
+      this.#verifier.end();
+    } catch (thrown) {
+      if (!isVerifyError(thrown)) throw thrown;
+      this.#error(thrown, undefined, place, undefined);
+    }
+    this.#ended = {
+      findings: this.#entries,
+      errors: this.#errors,
+      warnings: this.#warnings,
+      omitted: this.#omitted,
+      valid: this.#errors === 0,
+      events: this.#index,
+    };
+    return this.#ended;
+  }
+
+  #error(e: VerifyError, event: unknown, place: Place | undefined, found: Entry[] | undefined) {
+    const subject = subjectOf(e.code, e.eventType, event);
+    return this.#record(
+      e.code,
+      ruleOf(e.code),
+      e.index,
+      e.eventType,
+      e.field,
+      subject,
+      e.message,
+      place,
+      found,
+    );
+  }
+
+  #warning(w: Warning, index: number, place: Place | undefined, found: Entry[] | undefined) {
+    const type = w.eventType;
+    let message = `${type ?? "SSE line"} at index ${index}: ${w.text}`;
+    const tail = ` [${w.code}, warning]`;
+    if (message.length + tail.length > MAX_MESSAGE) {
+      message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
+    }
+    return this.#record(
+      w.code,
+      undefined,
+      index,
+      type,
+      w.field,
+      w.subject,
+      message + tail,
+      place,
+      found,
+    );
+  }
+
+  /** Merges or adds one occurrence; returns the list of entries this event gave. */
+  #record(
+    code: VerifyErrorCode | WarningCode,
+    rule: number | undefined,
+    index: number,
+    eventType: string | undefined,
+    field: string | undefined,
+    subject: string | undefined,
+    message: string,
+    place: Place | undefined,
+    found: Entry[] | undefined,
+  ): Entry[] | undefined {
+    const natural: Severity = rule === undefined ? "warning" : "error";
+    const override = this.#overrides?.[code];
+    if (override === "off") return found;
+    const severity = override === "error" || override === "warning" ? override : natural;
+    const key = `${code}\u0000${eventType ?? ""}\u0000${field ?? ""}\u0000${subject ?? ""}`;
+    const merged = this.#byKey.get(key);
+    if (merged !== undefined) {
+      merged.count++;
+      merged.lastIndex = index;
+      return add(found, merged);
+    }
+    if (severity === "error") this.#errors++;
+    else this.#warnings++;
+    if (this.#entries.length >= this.#max) {
+      this.#omitted++;
+      return found;
+    }
+    const entry: Entry = {
+      code,
+      severity,
+      rule,
+      index,
+      lastIndex: index,
+      count: 1,
+      eventType,
+      field,
+      message,
+    };
+    if (place !== undefined) {
+      entry.line = place.line;
+      entry.offset = place.offset;
+    }
+    if (natural === "error" && this.#firstError) {
+      this.#firstError = false;
+      entry.before = this.#recent.slice();
+    }
+    this.#entries.push(entry);
+    this.#byKey.set(key, entry);
+    return add(found, entry);
+  }
+
+  #remember(event: unknown): void {
+    const recent = this.#recent;
+    if (recent.length === BEFORE) recent.shift();
+    recent.push(event);
+  }
+}
+
+const NONE: readonly Finding[] = Object.freeze([]);
+
+/**
+ * What an error is about, for merging (SPEC §18.1): the entity, step or subagent its event
+ * names, for the codes about one; undefined for the others (all `EVENT_AFTER_RUN_CLOSED` of
+ * a type are one finding). The event passed its field checks, so the ids are strings.
+ */
+function subjectOf(
+  code: VerifyErrorCode,
+  type: string | undefined,
+  event: unknown,
+): string | undefined {
+  const key = SUBJECT_FIELD[code] ?? (code === "OWNER_MISMATCH" ? ownedBy(type) : undefined);
+  if (key === undefined || typeof event !== "object" || event === null) return undefined;
+  try {
+    const e = event as Record<string, unknown>;
+    const id = e[key];
+    return key === "stepName" ? `${String(id)}\u0000${String(e.subagentRunId)}` : String(id);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The field naming the subject of each code about one entity (OWNER_MISMATCH: by type). */
+const SUBJECT_FIELD: { readonly [code: string]: string } = {
+  TEXT_MESSAGE_ALREADY_OPEN: "messageId",
+  TEXT_MESSAGE_NOT_OPEN: "messageId",
+  REASONING_MESSAGE_ALREADY_OPEN: "messageId",
+  REASONING_MESSAGE_NOT_OPEN: "messageId",
+  TOOL_CALL_ALREADY_OPEN: "toolCallId",
+  TOOL_CALL_NOT_OPEN: "toolCallId",
+  TOOL_CALL_RESULT_BEFORE_END: "toolCallId",
+  TOOL_CALL_PARENT_OWNER_MISMATCH: "toolCallId",
+  STEP_ALREADY_ACTIVE: "stepName",
+  STEP_NOT_STARTED: "stepName",
+  STEP_OWNER_MISMATCH: "stepName",
+  SUBAGENT_ALREADY_ACTIVE: "subagentRunId",
+  SUBAGENT_ALREADY_FINISHED: "subagentRunId",
+  SUBAGENT_NOT_ACTIVE: "subagentRunId",
+  SUBAGENT_PARENT_NOT_STARTED: "parentSubagentRunId",
+};
+
+function ownedBy(type: string | undefined): string {
+  return type === "REASONING_ENCRYPTED_VALUE"
+    ? "entityId"
+    : type?.startsWith("TOOL_CALL_")
+      ? "toolCallId"
+      : "messageId";
+}
+
+function add(found: Entry[] | undefined, entry: Entry): Entry[] {
+  if (found === undefined) return [entry];
+  if (!found.includes(entry)) found.push(entry);
+  return found;
+}
+
+/**
+ * Lints a whole stream of events in one call: a new {@link Linter}, `push` on each value,
+ * then `end`.
+ *
+ * @example
+ * ```ts
+ * import { lint } from "ag-ui-verify/lint";
+ * const report = lint([{ type: "RUN_STARTED", threadId: "t", runId: "r" }]);
+ * console.log(report.valid, report.findings[0]?.code); // false "STREAM_ENDED_BEFORE_RUN_CLOSED"
+ * ```
+ */
+export function lint(events: Iterable<unknown>, options?: LintOptions): LintReport {
+  const linter = new Linter(options);
+  for (const event of events) linter.push(event);
+  return linter.end();
+}

@@ -1,0 +1,83 @@
+/**
+ * The linter's vocabulary (SPEC §18): findings, their severities and codes, the options and
+ * the report.
+ * @module
+ */
+
+import type { VerifyErrorCode } from "../errors.ts";
+import type { DecoderOptions } from "../sse/decoder.ts";
+import type { VerifierOptions } from "../verify/verifier.ts";
+
+/** How bad a finding is: an error breaks a rule; a warning marks what a client would lose. */
+export type Severity = "error" | "warning";
+
+/** What `@ag-ui/client` 1.0.0 would silently mishandle in a stream the rules accept (§18.2). */
+export type WarningCode =
+  | "TOOL_CALL_ARGS_NOT_JSON"
+  | "TOOL_CALL_RESULT_UNKNOWN_CALL"
+  | "STATE_DELTA_NOT_APPLIED"
+  | "ACTIVITY_DELTA_NOT_APPLIED"
+  | "SSE_LINE_IGNORED"
+  | "RUN_ID_MISMATCH"
+  | "CLIENT_REJECTS";
+
+/** Every {@link WarningCode}, in the order of SPEC §18.2. */
+export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.freeze([
+  "TOOL_CALL_ARGS_NOT_JSON",
+  "TOOL_CALL_RESULT_UNKNOWN_CALL",
+  "STATE_DELTA_NOT_APPLIED",
+  "ACTIVITY_DELTA_NOT_APPLIED",
+  "SSE_LINE_IGNORED",
+  "RUN_ID_MISMATCH",
+  "CLIENT_REJECTS",
+]);
+
+/** One problem, or one kind of problem repeated (merged by code, type, field and subject). */
+export interface Finding {
+  readonly code: VerifyErrorCode | WarningCode;
+  readonly severity: Severity;
+  /** 0–13 for a {@link VerifyErrorCode}, undefined for a warning. */
+  readonly rule: number | undefined;
+  /** The first event that gave it (the event count, at end of input). */
+  readonly index: number;
+  /** The last event that gave it. */
+  readonly lastIndex: number;
+  /** How many events gave it. */
+  readonly count: number;
+  readonly eventType: string | undefined;
+  readonly field: string | undefined;
+  /** The message of the first occurrence (SPEC §10.3). */
+  readonly message: string;
+  /** `lintStream`: the 1-based line where that event's SSE message or JSON line starts. */
+  readonly line?: number | undefined;
+  /** `lintStream`: the byte offset of the same place. */
+  readonly offset?: number | undefined;
+  /** The first error only: up to 3 events before it (the report's context). */
+  readonly before?: readonly unknown[];
+}
+
+/** Options of the linter: the verifier's and the decoder's, and how to report. */
+export interface LintOptions extends VerifierOptions, DecoderOptions {
+  /** Per-code overrides; they change how a finding is reported, never what is checked. */
+  severity?: { readonly [code: string]: Severity | "off" } | undefined;
+  /** The most findings a report keeps (default 1,000); the rest are counted in `omitted`. */
+  maxFindings?: number | undefined;
+}
+
+/** Everything one input gave. */
+export interface LintReport {
+  /** By index, then by order found. */
+  readonly findings: readonly Finding[];
+  /** Findings of severity error, kept or omitted. */
+  readonly errors: number;
+  /** The same for warnings. */
+  readonly warnings: number;
+  /** Findings past `maxFindings` (the first ones are kept). */
+  readonly omitted: number;
+  /** No finding of severity error. */
+  readonly valid: boolean;
+  /** How many events (values) the input had. */
+  readonly events: number;
+  /** `lintStream`: the input's format and size. */
+  readonly input?: { readonly format: "sse" | "jsonl"; readonly bytes: number };
+}

@@ -1,0 +1,257 @@
+// The linter (SPEC §18.1): the verifier's checks going on after an error, merged findings,
+// and the invariant that keeps the two honest: the first error finding IS the verifier's
+// VerifyError, and `valid` holds exactly when `verifyAll` returns.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type VerifierOptions, VerifyError, verifyAll } from "../src/index.ts";
+import { type Finding, Linter, lint } from "../src/lint/index.ts";
+import { agUiSchema } from "../src/schema/index.ts";
+import { SPEC_CASES } from "./support/spec-cases.ts";
+import { type Ev, sequentialRuns, validRun } from "./support/valid-run.ts";
+
+function verdictOf(events: readonly unknown[], options: VerifierOptions): VerifyError | undefined {
+  try {
+    verifyAll(events, options);
+  } catch (e) {
+    if (e instanceof VerifyError) return e;
+    throw e;
+  }
+  return undefined;
+}
+
+/** The invariant of SPEC §18.1 on one input. */
+function expectInvariant(events: readonly unknown[], options: VerifierOptions, label: string) {
+  const report = lint(events, options);
+  const error = verdictOf(events, options);
+  const first = report.findings.find((f) => f.severity === "error");
+  expect({ label, valid: report.valid }).toEqual({ label, valid: error === undefined });
+  if (error === undefined) return;
+  expect({
+    label,
+    code: first?.code,
+    index: first?.index,
+    field: first?.field,
+    message: first?.message,
+  }).toEqual({
+    label,
+    code: error.code,
+    index: error.index,
+    field: error.field,
+    message: error.message,
+  });
+}
+
+describe("the first-error invariant", () => {
+  it.each(SPEC_CASES.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (name, c) => {
+    const options: VerifierOptions = {
+      allowSequentialRuns: c.sequential,
+      ...(c.schema ? { schema: agUiSchema } : {}),
+      ...(c.maxIds === undefined ? {} : { maxIds: c.maxIds }),
+    };
+    expectInvariant(c.events, options, name);
+  });
+
+  /** A mutation of a valid run, as a producer's bug would make one. */
+  const mutated = fc
+    .tuple(
+      fc.oneof(
+        validRun,
+        sequentialRuns.map((runs) => runs.flat()),
+      ),
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.nat(),
+          fc.constantFrom("drop", "dup", "swap", "retag", "strip", "junk"),
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+      fc.boolean(),
+    )
+    .map(([events, edits, sequential]) => {
+      const out: unknown[] = events.map((e) => ({ ...e }));
+      for (const [a, b, kind] of edits) {
+        if (out.length === 0) break;
+        const i = a % out.length;
+        const j = b % out.length;
+        const e = out[i] as Ev;
+        if (typeof e !== "object" || e === null) continue;
+        if (kind === "drop") out.splice(i, 1);
+        else if (kind === "dup") out.splice(i, 0, { ...e });
+        else if (kind === "swap") [out[i], out[j]] = [out[j], out[i]];
+        else if (kind === "retag") out[i] = { ...e, subagentRunId: b % 2 === 0 ? "s1" : "s9" };
+        else if (kind === "strip") {
+          const keys = Object.keys(e).filter((k) => k !== "type");
+          const key = keys[b % Math.max(1, keys.length)];
+          if (key !== undefined) out[i] = { ...e, [key]: b % 3 === 0 ? null : undefined };
+        } else out.splice(i, 0, b % 2 === 0 ? null : { type: 7 });
+      }
+      return { events: out, sequential };
+    });
+
+  it("holds on 5,000 generated runs with mutations", () => {
+    let invalid = 0;
+    fc.assert(
+      fc.property(mutated, ({ events, sequential }) => {
+        if (verdictOf(events, { allowSequentialRuns: sequential }) !== undefined) invalid++;
+        expectInvariant(events, { allowSequentialRuns: sequential }, "generated");
+        expectInvariant(events, { allowSequentialRuns: sequential, maxIds: 4 }, "maxIds 4");
+      }),
+      { numRuns: 5_000, seed: 18_001 },
+    );
+    // Most mutations break a rule, so most runs test the first error, not only `valid`.
+    expect(invalid).toBeGreaterThan(2_500);
+  }, 120_000);
+});
+
+const RS = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+const RF = { type: "RUN_FINISHED", threadId: "t", runId: "r" };
+const codes = (findings: readonly Finding[]) => findings.map((f) => [f.code, f.index, f.count]);
+
+describe("going on after an error", () => {
+  it("merges 400 contents of a message never opened into one finding", () => {
+    const events = [RS];
+    for (let i = 0; i < 400; i++) {
+      events.push({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x" } as never);
+    }
+    events.push(RF);
+    const report = lint(events);
+    expect(codes(report.findings)).toEqual([["TEXT_MESSAGE_NOT_OPEN", 1, 400]]);
+    expect(report.findings[0]?.lastIndex).toBe(400);
+    expect(report).toMatchObject({ errors: 1, warnings: 0, valid: false, events: 402 });
+  });
+
+  it("keeps one finding per entity: two messages never opened are two", () => {
+    const report = lint([
+      RS,
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      { type: "TEXT_MESSAGE_END", messageId: "m2" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      RF,
+    ]);
+    expect(codes(report.findings)).toEqual([
+      ["TEXT_MESSAGE_NOT_OPEN", 1, 2],
+      ["TEXT_MESSAGE_NOT_OPEN", 2, 1],
+    ]);
+  });
+
+  it("gives one EVENT_AFTER_RUN_CLOSED per event type after the close", () => {
+    const report = lint([
+      RS,
+      RF,
+      { type: "TEXT_MESSAGE_START", messageId: "m1" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "a" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "b" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      RF,
+    ]);
+    expect(report.findings.map((f) => [f.code, f.eventType, f.count])).toEqual([
+      ["EVENT_AFTER_RUN_CLOSED", "TEXT_MESSAGE_START", 1],
+      ["EVENT_AFTER_RUN_CLOSED", "TEXT_MESSAGE_CONTENT", 2],
+      ["EVENT_AFTER_RUN_CLOSED", "TEXT_MESSAGE_END", 1],
+      ["EVENT_AFTER_RUN_CLOSED", "RUN_FINISHED", 1],
+    ]);
+  });
+
+  it("drops an event that fails a field check: it opens nothing", () => {
+    const report = lint([
+      RS,
+      { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: 5 },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "a" },
+      RF,
+    ]);
+    expect(codes(report.findings)).toEqual([
+      ["FIELD_WRONG_TYPE", 1, 1],
+      ["TEXT_MESSAGE_NOT_OPEN", 2, 1],
+    ]);
+  });
+
+  it("drops a second RUN_STARTED and goes on in the open run", () => {
+    const report = lint([RS, { type: "TEXT_MESSAGE_START", messageId: "m1" }, RS, RF]);
+    expect(codes(report.findings)).toEqual([
+      ["RUN_ALREADY_STARTED", 2, 1],
+      ["OPEN_AT_RUN_FINISHED", 3, 1],
+      ["STREAM_ENDED_BEFORE_RUN_CLOSED", 4, 1],
+    ]);
+  });
+
+  it("drops a RUN_STARTED of a new run whose input is malformed: the old run's state stays", () => {
+    const events = [
+      RS,
+      { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s1" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      RF,
+      { ...RS, input: { messages: 5 } },
+      { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s2" },
+    ];
+    const report = lint(events, { allowSequentialRuns: true });
+    // The malformed RUN_STARTED is dropped, so no run is open for the next event.
+    expect(codes(report.findings).slice(0, 2)).toEqual([
+      ["FIELD_WRONG_TYPE", 4, 1],
+      ["EVENT_AFTER_RUN_CLOSED", 5, 1],
+    ]);
+  });
+
+  it("reports the end of input once, at the event count", () => {
+    const report = lint([RS, { type: "TOOL_CALL_START", toolCallId: "c1" }]);
+    expect(codes(report.findings)).toEqual([["STREAM_ENDED_BEFORE_RUN_CLOSED", 2, 1]]);
+  });
+
+  it("keeps the 3 events before the first error, and only there", () => {
+    const events = [
+      { type: "RAW", event: 1 },
+      RS,
+      { type: "CUSTOM", name: "a" },
+      { type: "CUSTOM", name: "b" },
+      { type: "STEP_FINISHED", stepName: "x" },
+      { type: "STEP_FINISHED", stepName: "y" },
+      RF,
+    ];
+    const report = lint(events);
+    expect(report.findings[0]?.before).toEqual([RS, events[2], events[3]]);
+    expect(report.findings[1]?.before).toBeUndefined();
+  });
+});
+
+describe("reporting options", () => {
+  const broken = [
+    RS,
+    { type: "STEP_FINISHED", stepName: "a" },
+    { type: "STEP_FINISHED", stepName: "b" },
+    { type: "STEP_FINISHED", stepName: "c" },
+    RF,
+  ];
+
+  it("keeps the first maxFindings findings and counts the rest in omitted", () => {
+    const report = lint(broken, { maxFindings: 2 });
+    expect(codes(report.findings)).toEqual([
+      ["STEP_NOT_STARTED", 1, 1],
+      ["STEP_NOT_STARTED", 2, 1],
+    ]);
+    expect(report).toMatchObject({ errors: 3, omitted: 1, valid: false });
+  });
+
+  it("turns a code off or down, without changing what is checked", () => {
+    const off = lint(broken, { severity: { STEP_NOT_STARTED: "off" } });
+    expect(off).toMatchObject({ findings: [], errors: 0, valid: true });
+    const down = lint(broken, { severity: { STEP_NOT_STARTED: "warning" } });
+    expect(down).toMatchObject({ errors: 0, warnings: 3, valid: true });
+    expect(down.findings.map((f) => f.severity)).toEqual(["warning", "warning", "warning"]);
+  });
+
+  it("returns from push the findings that event gave", () => {
+    const linter = new Linter();
+    expect(linter.push(RS)).toEqual([]);
+    const gave = linter.push({ type: "STEP_FINISHED", stepName: "a" });
+    expect(gave.map((f) => [f.code, f.count])).toEqual([["STEP_NOT_STARTED", 1]]);
+    const again = linter.push({ type: "STEP_FINISHED", stepName: "a" });
+    expect(again.map((f) => [f.code, f.count])).toEqual([["STEP_NOT_STARTED", 2]]);
+    expect(linter.end().findings).toHaveLength(2);
+    expect(() => linter.push(RF)).toThrow(/after end/);
+  });
+
+  it("rejects a bad maxFindings, and the verifier's bad options, with a TypeError", () => {
+    expect(() => new Linter({ maxFindings: -1 })).toThrow(TypeError);
+    expect(() => new Linter({ maxIds: Number.NaN })).toThrow(TypeError);
+  });
+});
