@@ -3,7 +3,7 @@
 // chunking, and what the proxy appends stays small. Costs are checked as counts of work
 // (values decoded ahead of the reader, chunks enqueued, pieces held), never as times.
 import { describe, expect, it } from "vitest";
-import { HeldBytes } from "../src/http/held-bytes.ts";
+import { HeldBytes } from "../src/_util/held-bytes.ts";
 import {
   SseDecoderStream,
   VerifyingTransformStream,

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type VerifierOptions, VerifyError, verifyAll } from "../src/index.ts";
-import { type Finding, Linter, lint } from "../src/lint/index.ts";
+import { type Finding, Linter, lint, lintStream } from "../src/lint/index.ts";
 import { agUiSchema } from "../src/schema/index.ts";
 import { SPEC_CASES } from "./support/spec-cases.ts";
 import { type Ev, sequentialRuns, validRun } from "./support/valid-run.ts";
@@ -253,5 +253,77 @@ describe("reporting options", () => {
   it("rejects a bad maxFindings, and the verifier's bad options, with a TypeError", () => {
     expect(() => new Linter({ maxFindings: -1 })).toThrow(TypeError);
     expect(() => new Linter({ maxIds: Number.NaN })).toThrow(TypeError);
+  });
+});
+
+describe("lintStream", () => {
+  const sse = (lines: readonly string[]) => lines.map((l) => `${l}\n\n`).join("");
+  const RSd = `data: ${JSON.stringify(RS)}`;
+  const RFd = `data: ${JSON.stringify(RF)}`;
+
+  it("goes on after data that is not JSON, placing each finding by line and offset", async () => {
+    const text = sse([RSd, "data: [DONE]", 'data: {"type":"STEP_FINISHED","stepName":"s"}', RFd]);
+    const report = await lintStream(text);
+    expect(report.findings.map((f) => [f.code, f.index, f.line, f.offset])).toEqual([
+      ["INVALID_JSON", 1, 3, RSd.length + 2],
+      ["STEP_NOT_STARTED", 2, 5, RSd.length + 2 + "data: [DONE]".length + 2],
+    ]);
+    expect(report.input).toEqual({ format: "sse", bytes: new TextEncoder().encode(text).length });
+    expect(report.events).toBe(4);
+  });
+
+  it("stops at a message longer than maxBufferSize", async () => {
+    const text = sse([RSd, `data: "${"x".repeat(500)}"`, 'data: {"type":"STEP_FINISHED"}', RFd]);
+    const report = await lintStream(text, { maxBufferSize: 100 });
+    expect(report.findings.map((f) => [f.code, f.index])).toEqual([
+      ["SSE_BUFFER_OVERFLOW", 1],
+      ["STREAM_ENDED_BEFORE_RUN_CLOSED", 2],
+    ]);
+  });
+
+  it("reads JSON Lines when the first character is { or [, with line numbers", async () => {
+    const text = `${JSON.stringify(RS)}\n\nnot json\n${JSON.stringify(RF)}\n`;
+    const report = await lintStream(new TextEncoder().encode(text));
+    expect(report.input?.format).toBe("jsonl");
+    expect(report.findings.map((f) => [f.code, f.index, f.line])).toEqual([["INVALID_JSON", 1, 3]]);
+  });
+
+  it("warns about lines the SSE parser ignores, merged by field", async () => {
+    const text = `${RSd}\n\n${JSON.stringify({ type: "CUSTOM" })}\n${JSON.stringify({ type: "RAW" })}\n\n${RFd}\n\n`;
+    const report = await lintStream(new Response(text));
+    expect(report.valid).toBe(true);
+    expect(report.findings.map((f) => [f.code, f.severity, f.count])).toEqual([
+      ["SSE_LINE_IGNORED", "warning", 2],
+    ]);
+    expect(report.findings[0]?.message).toMatch(
+      /^SSE line at index 1: the line "\{\\"type\\":\\"CUSTOM\\"\}"/,
+    );
+  });
+
+  it("gives the verifier's first error on every SPEC example written as SSE, cut anywhere", async () => {
+    for (const c of SPEC_CASES) {
+      if (c.schema || c.sequential || c.maxIds !== undefined) continue;
+      const text = sse(c.events.map((e) => `data: ${JSON.stringify(e)}`));
+      const bytes = new TextEncoder().encode(text);
+      const chunks: Uint8Array[] = [];
+      for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+      const report = await lintStream(
+        new ReadableStream({
+          pull(controller) {
+            const chunk = chunks.shift();
+            if (chunk === undefined) controller.close();
+            else controller.enqueue(chunk);
+          },
+        }),
+      );
+      const error = verdictOf(c.events, {});
+      const first = report.findings.find((f) => f.severity === "error");
+      expect([c.line, first?.code, first?.index, first?.message]).toEqual([
+        c.line,
+        error?.code,
+        error?.index,
+        error?.message,
+      ]);
+    }
   });
 });

@@ -16,4 +16,5 @@
  * @module
  */
 export { Linter, lint } from "./linter.ts";
+export { lintStream } from "./stream.ts";
 export * from "./types.ts";

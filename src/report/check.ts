@@ -8,11 +8,12 @@
 import { isVerifyError, SseDecodeFailure, type VerifyError } from "../errors.ts";
 import { agUiSchema } from "../schema/index.ts";
 import { SseDecoder } from "../sse/decoder.ts";
+import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { Tally } from "./tally.ts";
 
-export type Format = "sse" | "jsonl";
+export type { Format } from "../sse/json-lines.ts";
 
 /** What every input is checked with. */
 export interface CheckOptions {
@@ -27,26 +28,6 @@ export interface CheckOptions {
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 const SNIFF_LIMIT = 64 * 1024;
-const BOM = [0xef, 0xbb, 0xbf];
-const LF = 10;
-const CR = 13;
-
-/**
- * The format from the first bytes: JSON Lines when the first character that is not
- * whitespace (after a BOM) is `{` or `[`; SSE otherwise. Undefined while undecided.
- */
-function sniff(bytes: Uint8Array): Format | undefined {
-  let i = 0;
-  while (i < 3 && i < bytes.length && bytes[i] === BOM[i]) i++;
-  if (i === bytes.length && i < 3) return undefined;
-  if (i < 3) i = 0;
-  for (; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b === 0x20 || b === 0x09 || b === LF || b === CR) continue;
-    return b === 0x7b || b === 0x5b ? "jsonl" : "sse";
-  }
-  return undefined;
-}
 
 /**
  * One input's check. `push` each chunk (the bytes are not kept: the caller may reuse its
@@ -164,95 +145,4 @@ export class Check {
     this.error = error;
     this.position = this.#at;
   }
-}
-
-/**
- * JSON Lines: one JSON value per LF-ended line (a CR before the LF is dropped, blank lines
- * are skipped), each handed on with where its line starts.
- */
-class JsonLines {
-  readonly #emit: (value: unknown, at: SsePosition) => void;
-  readonly #max: number;
-  readonly #utf8 = new TextDecoder();
-  #line = 1;
-  #lineStart = 0;
-  #base = 0;
-  /** The current line's bytes so far, when it spans chunks. */
-  #parts: Uint8Array[] = [];
-  #partBytes = 0;
-
-  constructor(emit: (value: unknown, at: SsePosition) => void, max: number) {
-    this.#emit = emit;
-    this.#max = max;
-  }
-
-  push(chunk: Uint8Array): void {
-    let i = 0;
-    for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, i)) {
-      let line = chunk.subarray(i, lf);
-      if (this.#parts.length > 0) line = concat([...this.#parts, line]);
-      this.#parts = [];
-      this.#partBytes = 0;
-      this.#value(line);
-      i = lf + 1;
-      this.#line++;
-      this.#lineStart = this.#base + i;
-    }
-    if (i < chunk.length) {
-      this.#parts.push(chunk.slice(i));
-      this.#partBytes += chunk.length - i;
-      // A line longer than the limit fails as it grows, so memory stays bounded.
-      if (this.#partBytes > this.#max) this.#overflow();
-    }
-    this.#base += chunk.length;
-  }
-
-  /** Reads a last line without its LF; returns where the input ends (its last line). */
-  finish(): SsePosition {
-    const partial = this.#parts.length > 0;
-    if (partial) this.#value(concat(this.#parts));
-    this.#parts = [];
-    return { line: partial || this.#line === 1 ? this.#line : this.#line - 1, offset: this.#base };
-  }
-
-  #at(): SsePosition {
-    return { line: this.#line, offset: this.#lineStart };
-  }
-
-  #overflow(): void {
-    this.#emit(new SseDecodeFailure("SSE_BUFFER_OVERFLOW"), this.#at());
-  }
-
-  #value(bytes: Uint8Array): void {
-    if (bytes.length > this.#max) {
-      this.#overflow();
-      return;
-    }
-    const bom = this.#lineStart === 0 && BOM.every((b, i) => bytes[i] === b);
-    const start = bom ? 3 : 0;
-    const end = bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
-    if (start >= end) return;
-    const text = this.#utf8.decode(bytes.subarray(start, end));
-    if (text.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      value = new SseDecodeFailure("INVALID_JSON", text, cause);
-    }
-    this.#emit(value, this.#at());
-  }
-}
-
-/** The bytes of `parts`, in order, in one array. */
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

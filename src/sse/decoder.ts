@@ -167,6 +167,9 @@ export class SseDecoder {
       onEvent: (message) => {
         if (!this.#stopped) this.dispatch(message.data);
       },
+      onError: (error) => {
+        if (error.type === "unknown-field") this.ignored(error.line);
+      },
       maxBufferSize: undefined,
     });
     // The parser drops the characters "ï»¿" (a UTF-8 BOM misread as Latin-1) from the start of
@@ -385,11 +388,22 @@ export class SseDecoder {
     try {
       value = JSON.parse(data);
     } catch (cause) {
-      this.#fail(new SseDecodeFailure("INVALID_JSON", data, cause));
+      this.invalid(new SseDecodeFailure("INVALID_JSON", data, cause));
       return;
     }
     this.#emit(value);
   }
+
+  /** A message whose data is not JSON: passed on, and decoding stops (SPEC §12). */
+  protected invalid(failure: SseDecodeFailure): void {
+    this.#fail(failure);
+  }
+
+  /**
+   * A line the parser ignored, its field being none of data, event, id and retry (the
+   * line's text, when the parser gives it). Nothing by default.
+   */
+  protected ignored(_line: string | undefined): void {}
 
   #fail(failure: SseDecodeFailure): void {
     this.#stopped = true;

@@ -1,0 +1,208 @@
+/**
+ * `lintStream`: an SSE or JSON Lines input linted as it is read (SPEC §18.1), each finding
+ * placed by the line and byte offset where its event starts.
+ * @module
+ */
+
+import { SseDecodeFailure } from "../errors.ts";
+import { type Format, JsonLines, sniff } from "../sse/json-lines.ts";
+import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
+import { Linter } from "./linter.ts";
+import type { LintOptions, LintReport } from "./types.ts";
+import type { Warning } from "./warnings.ts";
+
+const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+/** How many bytes may go by before the format must be told (blank lines, a BOM). */
+const SNIFF_LIMIT = 64 * 1024;
+
+/**
+ * The SSE decoder as the linter reads with it: a message whose data is not JSON is a
+ * finding and decoding goes on with the next message; a line the parser ignores is a
+ * warning; `SSE_BUFFER_OVERFLOW` still stops it.
+ */
+class LintDecoder extends SsePositionDecoder {
+  readonly #invalid: (failure: SseDecodeFailure) => void;
+  readonly #ignored: (line: string | undefined) => void;
+
+  constructor(
+    emit: (value: unknown) => void,
+    invalid: (failure: SseDecodeFailure) => void,
+    ignored: (line: string | undefined) => void,
+    maxBufferSize: number,
+  ) {
+    super(emit, { maxBufferSize });
+    this.#invalid = invalid;
+    this.#ignored = ignored;
+  }
+
+  protected override invalid(failure: SseDecodeFailure): void {
+    this.#invalid(failure);
+  }
+
+  protected override ignored(line: string | undefined): void {
+    this.#ignored(line);
+  }
+}
+
+/**
+ * One input, pushed chunk by chunk (the bytes are not kept: the caller may reuse its
+ * buffer), then finished: the format is told from the first bytes, each value goes to the
+ * linter with where it starts. The command and the test helpers read with it too.
+ * @internal
+ */
+export class LintReader {
+  readonly linter: Linter;
+  format: Format | undefined;
+  bytes = 0;
+  /** SSE, after `finish`: the start of a last message with no blank line (discarded). */
+  unterminated: SsePosition | undefined;
+  readonly #max: number;
+  #decoder: LintDecoder | undefined;
+  #lines: JsonLines | undefined;
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
+  #stopped = false;
+
+  constructor(options: LintOptions & { readonly format?: Format | undefined } = {}) {
+    this.linter = new Linter(options);
+    this.format = options.format;
+    this.#max = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.#stopped || chunk.length === 0) return;
+    this.bytes += chunk.length;
+    if (this.#decoder !== undefined || this.#lines !== undefined) {
+      this.#feed(chunk);
+      return;
+    }
+    this.#held.push(chunk.slice());
+    this.#heldBytes += chunk.length;
+    const held = joined(this.#held, this.#heldBytes);
+    this.#held = [held];
+    const format = this.format ?? sniff(held);
+    if (format === undefined && held.length < SNIFF_LIMIT) return;
+    this.#held = [];
+    this.#start(format ?? "sse");
+    this.#feed(held);
+  }
+
+  /** Ends the input: a last line without its line end, then the end-of-input checks. */
+  finish(): LintReport {
+    if (this.#decoder === undefined && this.#lines === undefined) {
+      const held = joined(this.#held, this.#heldBytes);
+      this.#start(this.format ?? sniff(held) ?? "sse");
+      this.#feed(held);
+    }
+    let end: SsePosition | undefined;
+    if (!this.#stopped) {
+      if (this.#decoder !== undefined) {
+        this.#decoder.finish();
+        end = this.#decoder.position;
+        this.unterminated = this.#decoder.unfinished;
+      } else end = this.#lines?.finish();
+    }
+    const report = this.linter.end(end);
+    return { ...report, input: { format: this.format ?? "sse", bytes: this.bytes } };
+  }
+
+  #feed(chunk: Uint8Array): void {
+    if (this.#decoder !== undefined) this.#decoder.push(chunk);
+    else this.#lines?.push(chunk);
+  }
+
+  #start(format: Format): void {
+    this.format = format;
+    const linter = this.linter;
+    if (format === "jsonl") {
+      this.#lines = new JsonLines((value, at) => this.#value(value, at), this.#max);
+      return;
+    }
+    const decoder: LintDecoder = new LintDecoder(
+      (value) => {
+        const overflow = value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW";
+        this.#value(
+          value,
+          overflow ? (decoder.unfinished ?? decoder.position) : decoder.messageStart,
+        );
+      },
+      (failure) => linter.pushAt(failure, decoder.messageStart),
+      (line) => linter.warnAt(ignoredLine(line), undefined),
+      this.#max,
+    );
+    this.#decoder = decoder;
+  }
+
+  #value(value: unknown, at: SsePosition): void {
+    if (this.#stopped) return;
+    this.linter.pushAt(value, at);
+    // A message too long to read stops the input (SPEC §18.1); nothing after it is read.
+    if (value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW") {
+      this.#stopped = true;
+    }
+  }
+}
+
+/** SSE_LINE_IGNORED (SPEC §18.2): a line whose field the parser does not know. */
+function ignoredLine(line: string | undefined): Warning {
+  const shown = line === undefined ? "a line" : `the line ${quote(line)}`;
+  return {
+    code: "SSE_LINE_IGNORED",
+    text: `${shown} has none of the fields data, event, id, retry; the client's SSE parser ignores it, and an event it carries is lost (expected "data: " before the JSON).`,
+    eventType: undefined,
+    subject: line === undefined ? undefined : line.slice(0, line.indexOf(":") + 1 || 20),
+  };
+}
+
+function quote(text: string): string {
+  return text.length <= 100 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 100))}…`;
+}
+
+/** `parts` (holding `length` bytes) as one array. */
+function joined(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0]?.length === length) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * Lints an SSE or JSON Lines input (JSON Lines when its first character that is not
+ * whitespace is `{` or `[`): every finding, each placed by line and byte offset. Unlike
+ * the verifier, a message whose data is not JSON does not stop it; a message longer than
+ * `maxBufferSize` does. A `Response` is read from its body; an error of the stream (the
+ * network) rejects the promise.
+ *
+ * @example
+ * ```ts
+ * import { lintStream } from "ag-ui-verify/lint";
+ * const report = await lintStream('data: {"type":"RUN_STARTED"}\n\ndata: [DONE]\n\n');
+ * for (const f of report.findings) console.log(f.line, f.code); // 3 "INVALID_JSON", …
+ * ```
+ */
+export async function lintStream(
+  input: ReadableStream<Uint8Array | string> | Response | string | Uint8Array,
+  options?: LintOptions,
+): Promise<LintReport> {
+  const reader = new LintReader(options);
+  if (typeof input === "string") reader.push(utf8.encode(input));
+  else if (input instanceof Uint8Array) reader.push(input);
+  else {
+    const stream = input instanceof Response ? input.body : input;
+    const source = stream?.getReader();
+    if (source !== undefined) {
+      for (;;) {
+        const { done, value } = await source.read();
+        if (done) break;
+        reader.push(typeof value === "string" ? utf8.encode(value) : value);
+      }
+    }
+  }
+  return reader.finish();
+}
+
+const utf8 = new TextEncoder();

@@ -1,0 +1,229 @@
+// docs/rules.md (SPEC §18.4) has one `### CODE` section per error code and per warning code,
+// in the order of SPEC §10.2 and §18.2, each under its rule. Every section's example is run
+// here: an error example must fail with its code at the index the section states, a warning
+// example must be a stream the rules accept, for which the linter reports the warning there.
+
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  type DecoderOptions,
+  VERIFY_ERROR_CODES,
+  type VerifierOptions,
+  VerifyError,
+  verifiedEvents,
+  verifyAll,
+} from "../src/index.ts";
+import * as lintModule from "../src/lint/index.ts";
+import { type LintReport, lint, WARNING_CODES } from "../src/lint/index.ts";
+import { agUiSchema } from "../src/schema/index.ts";
+import { collect } from "./support/streams.ts";
+
+const DOC = readFileSync(new URL("../docs/rules.md", import.meta.url), "utf8");
+
+interface Section {
+  readonly code: string;
+  /** 1-based line of the heading. */
+  readonly line: number;
+  /** The `## ` heading the section sits under. */
+  readonly group: string;
+  readonly body: string;
+  readonly format: "text" | "sse";
+  /** The example block's lines. */
+  readonly example: readonly string[];
+  readonly verb: string;
+  readonly endOfInput: boolean;
+  readonly index: number;
+}
+
+function sectionsOf(doc: string): Section[] {
+  const lines = doc.split("\n");
+  const out: Section[] = [];
+  let group = "";
+  lines.forEach((line, i) => {
+    if (line.startsWith("## ")) group = line.slice(3);
+    if (!line.startsWith("### ")) return;
+    const next = lines.findIndex((l, j) => j > i && (l.startsWith("## ") || l.startsWith("### ")));
+    const body = lines.slice(i + 1, next === -1 ? undefined : next);
+    const where = `docs/rules.md:${i + 1}`;
+    const fences = body.flatMap((l, j) => (/^```(text|sse)$/.test(l) ? [j] : []));
+    if (fences.length !== 1) throw new Error(`${where}: expected one text or sse block`);
+    const start = fences[0] ?? 0;
+    const end = body.indexOf("```", start + 1);
+    if (end === -1) throw new Error(`${where}: unterminated example block`);
+    const said = body.flatMap((l) => {
+      const m = /^(Reported|Warning) at (the end of input, )?index (\d+)\.$/.exec(l);
+      return m === null ? [] : [m];
+    });
+    const m = said[0];
+    if (said.length !== 1 || m === undefined) {
+      throw new Error(`${where}: expected one "Reported at index N." or "Warning at index N."`);
+    }
+    out.push({
+      code: line.slice(4),
+      line: i + 1,
+      group,
+      body: body.join("\n"),
+      format: body[start] === "```sse" ? "sse" : "text",
+      example: body.slice(start + 1, end),
+      verb: m[1] ?? "",
+      endOfInput: m[2] !== undefined,
+      index: Number(m[3]),
+    });
+  });
+  return out;
+}
+
+const sections = sectionsOf(DOC);
+const errorCodes: readonly string[] = VERIFY_ERROR_CODES;
+const warningCodes: readonly string[] = WARNING_CODES;
+const errorSections = sections.filter((s) => errorCodes.includes(s.code));
+const warningSections = sections.filter((s) => warningCodes.includes(s.code));
+
+/** The options an example needs, and the words its section must say them in. */
+const OPTIONS: {
+  readonly [code: string]: {
+    readonly options: VerifierOptions & DecoderOptions;
+    readonly says: string;
+  };
+} = {
+  SSE_BUFFER_OVERFLOW: { options: { maxBufferSize: 64 }, says: "`maxBufferSize: 64`" },
+  ID_LIMIT_EXCEEDED: { options: { maxIds: 2 }, says: "`maxIds: 2`" },
+  SCHEMA_MISMATCH: { options: { schema: agUiSchema }, says: "`--strict`" },
+};
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, "")
+    .replace(/ /g, "-");
+}
+
+function events(s: Section): unknown[] {
+  return s.example.map((l) => JSON.parse(l));
+}
+
+/** The raw SSE of an sse block: its lines, each ended by LF. */
+function sseText(s: Section): string {
+  return s.example.map((l) => `${l}\n`).join("");
+}
+
+function thrownBy(run: () => void): unknown {
+  try {
+    run();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+/** What the linter reports for a section's example. */
+async function lintExample(s: Section): Promise<LintReport> {
+  if (s.format === "text") return lint(events(s));
+  // SSE input needs lintStream (SPEC §18), which may not be exported yet.
+  const lintStream: unknown = Reflect.get(lintModule, "lintStream");
+  expect(typeof lintStream, "lintStream is not exported by src/lint/index.ts").toBe("function");
+  return (lintStream as (input: string) => Promise<LintReport>)(sseText(s));
+}
+
+describe("docs/rules.md", () => {
+  it("has one ### section per error code and warning code, in the SPEC's order", () => {
+    expect(sections.map((s) => s.code)).toEqual([...errorCodes, ...warningCodes]);
+    const headings = DOC.split("\n").filter((l) => l.startsWith("### "));
+    expect(headings.length).toBe(errorCodes.length + warningCodes.length);
+  });
+
+  it("links each code from the contents, and every link points at a heading", () => {
+    const anchors = new Set(
+      DOC.split("\n")
+        .filter((l) => /^#{1,6} /.test(l))
+        .map((l) => anchorOf(l.replace(/^#+ /, ""))),
+    );
+    for (const s of sections) {
+      expect(anchorOf(s.code)).toBe(s.code.toLowerCase());
+      expect(DOC).toContain(`[${s.code}](#${s.code.toLowerCase()})`);
+    }
+    for (const m of DOC.matchAll(/\]\(#([^)]*)\)/g)) expect(anchors).toContain(m[1]);
+  });
+
+  it("states errors as Reported and warnings as Warning, warnings under ## Warnings", () => {
+    for (const s of errorSections) expect(s.verb, s.code).toBe("Reported");
+    for (const s of warningSections) {
+      expect(s.verb, s.code).toBe("Warning");
+      expect(s.endOfInput, s.code).toBe(false);
+      expect(s.group, s.code).toBe("Warnings");
+    }
+  });
+
+  it("says which option each example needs", () => {
+    for (const [code, { says }] of Object.entries(OPTIONS)) {
+      expect(sections.find((s) => s.code === code)?.body, code).toContain(says);
+    }
+    expect(sections.find((s) => s.code === "SCHEMA_MISMATCH")?.body).toContain("`schema`");
+    expect(sections.find((s) => s.code === "FIELD_MISSING")?.body).toContain("`message_id`");
+  });
+});
+
+describe("docs/rules.md error examples", () => {
+  const text = errorSections.filter((s) => s.format === "text");
+  const sse = errorSections.filter((s) => s.format === "sse");
+
+  it.each(text.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s",
+    (_name, s) => {
+      const input = events(s);
+      // The example stops at what it shows: the rejected event is its last line.
+      expect(s.index).toBe(s.endOfInput ? input.length : input.length - 1);
+      const error = thrownBy(() => verifyAll(input, OPTIONS[s.code]?.options));
+      expect(error).toBeInstanceOf(VerifyError);
+      if (!(error instanceof VerifyError)) return;
+      expect({ code: error.code, index: error.index }).toEqual({ code: s.code, index: s.index });
+      expect(error.event).toBe(s.endOfInput ? undefined : input[s.index]);
+      expect(s.group).toMatch(new RegExp(`^Rule ${error.rule}: `));
+    },
+  );
+
+  it.each(sse.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s, through verifiedEvents",
+    async (_name, s) => {
+      expect(s.endOfInput).toBe(false);
+      const body = new Response(sseText(s)).body;
+      const got = await collect(verifiedEvents(body, OPTIONS[s.code]?.options));
+      expect(got.errored).toBe(true);
+      expect(got.error).toBeInstanceOf(VerifyError);
+      if (!(got.error instanceof VerifyError)) return;
+      expect({ code: got.error.code, index: got.error.index }).toEqual({
+        code: s.code,
+        index: s.index,
+      });
+      expect(got.values.length).toBe(s.index);
+      expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
+    },
+  );
+});
+
+describe("docs/rules.md warning examples", () => {
+  it.each(warningSections.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s is a stream the rules accept",
+    async (_name, s) => {
+      if (s.format === "text") {
+        expect(() => verifyAll(events(s))).not.toThrow();
+        expect(lint(events(s))).toMatchObject({ valid: true, errors: 0 });
+        return;
+      }
+      const got = await collect(verifiedEvents(new Response(sseText(s)).body));
+      expect(got.error).toBeUndefined();
+    },
+  );
+
+  it.each(warningSections.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s is reported by the linter at the stated index",
+    async (_name, s) => {
+      const report = await lintExample(s);
+      const found = report.findings
+        .filter((f) => f.severity === "warning")
+        .map((f) => ({ code: f.code, index: f.index }));
+      expect(found).toContainEqual({ code: s.code, index: s.index });
+    },
+  );
+});
