@@ -13,8 +13,7 @@ import {
   verifiedEvents,
   verifyAll,
 } from "../src/index.ts";
-import * as lintModule from "../src/lint/index.ts";
-import { type LintReport, lint, WARNING_CODES } from "../src/lint/index.ts";
+import { type LintReport, lint, lintStream, WARNING_CODES } from "../src/lint/index.ts";
 import { agUiSchema } from "../src/schema/index.ts";
 import { collect } from "./support/streams.ts";
 
@@ -119,11 +118,7 @@ function thrownBy(run: () => void): unknown {
 
 /** What the linter reports for a section's example. */
 async function lintExample(s: Section): Promise<LintReport> {
-  if (s.format === "text") return lint(events(s));
-  // SSE input needs lintStream (SPEC §18), which may not be exported yet.
-  const lintStream: unknown = Reflect.get(lintModule, "lintStream");
-  expect(typeof lintStream, "lintStream is not exported by src/lint/index.ts").toBe("function");
-  return (lintStream as (input: string) => Promise<LintReport>)(sseText(s));
+  return s.format === "text" ? lint(events(s)) : lintStream(sseText(s));
 }
 
 describe("docs/rules.md", () => {
