@@ -4,8 +4,8 @@
  * @module
  */
 
-import { isVerifyError, ruleOf, type VerifyError, type VerifyErrorCode } from "../errors.ts";
-import { GOING_ON, Verifier } from "../verify/verifier.ts";
+import { ruleOf, type VerifyErrorCode } from "../errors.ts";
+import { Dropped, fieldOf, GOING_ON, messageOf, Verifier } from "../verify/verifier.ts";
 import type { Finding, LintOptions, LintReport, Severity, WarningCode } from "./types.ts";
 import { ClientWatch, type Warning } from "./warnings.ts";
 
@@ -96,15 +96,15 @@ export class Linter {
     if (this.#ended !== undefined) throw new Error("Linter.push() was called after end().");
     const index = this.#index++;
     let found: Entry[] | undefined;
-    let error: VerifyError | undefined;
+    let dropped: Dropped | undefined;
     try {
       this.#verifier.verify(event);
     } catch (thrown) {
       // What a caller's schema throws passes through, as from the verifier.
-      if (!isVerifyError(thrown)) throw thrown;
-      error = thrown;
+      if (!(thrown instanceof Dropped)) throw thrown;
+      dropped = thrown;
     }
-    if (error !== undefined) found = this.#error(error, event, place, found);
+    if (dropped !== undefined) found = this.#error(dropped, place, found);
     else {
       const warnings = this.#watch.event(event, index);
       if (warnings !== undefined) {
@@ -134,8 +134,8 @@ export class Linter {
     try {
       this.#verifier.end();
     } catch (thrown) {
-      if (!isVerifyError(thrown)) throw thrown;
-      this.#error(thrown, undefined, place, undefined);
+      if (!(thrown instanceof Dropped)) throw thrown;
+      this.#error(thrown, place, undefined);
     }
     this.#ended = {
       findings: this.#entries,
@@ -148,16 +148,21 @@ export class Linter {
     return this.#ended;
   }
 
-  #error(e: VerifyError, event: unknown, place: Place | undefined, found: Entry[] | undefined) {
-    const subject = subjectOf(e.code, e.eventType, event);
+  /** An error: its VerifyError (message, bounded field) is built only for a new finding. */
+  #error(d: Dropped, place: Place | undefined, found: Entry[] | undefined) {
+    const { code, field } = d.violation;
+    const type = d.eventType;
     return this.#record(
-      e.code,
-      ruleOf(e.code),
-      e.index,
-      e.eventType,
-      e.field,
-      subject,
-      e.message,
+      code,
+      ruleOf(code),
+      d.index,
+      type,
+      field,
+      subjectOf(code, type, d.event),
+      () => ({
+        message: messageOf(d.violation, d.index, d.event, type),
+        field: fieldOf(d.violation),
+      }),
       place,
       found,
     );
@@ -165,8 +170,8 @@ export class Linter {
 
   #warning(w: Warning, index: number, place: Place | undefined, found: Entry[] | undefined) {
     const type = w.eventType;
-    let message = `${type ?? "SSE line"} at index ${index}: ${w.text}`;
     const tail = ` [${w.code}, warning]`;
+    let message = `${type ?? "SSE line"} at index ${index}: ${w.text}`;
     if (message.length + tail.length > MAX_MESSAGE) {
       message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
     }
@@ -177,7 +182,7 @@ export class Linter {
       type,
       w.field,
       w.subject,
-      message + tail,
+      () => ({ message: message + tail, field: w.field }),
       place,
       found,
     );
@@ -191,7 +196,7 @@ export class Linter {
     eventType: string | undefined,
     field: string | undefined,
     subject: string | undefined,
-    message: string,
+    describe: () => { readonly message: string; readonly field: string | undefined },
     place: Place | undefined,
     found: Entry[] | undefined,
   ): Entry[] | undefined {
@@ -212,6 +217,7 @@ export class Linter {
       this.#omitted++;
       return found;
     }
+    const { message, field: shown } = describe();
     const entry: Entry = {
       code,
       severity,
@@ -220,7 +226,7 @@ export class Linter {
       lastIndex: index,
       count: 1,
       eventType,
-      field,
+      field: shown,
       message,
     };
     if (place !== undefined) {

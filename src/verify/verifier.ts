@@ -33,7 +33,9 @@ import {
   type Rule,
   type Run,
 } from "./state.ts";
-import { PassThrough, toVerifyError, Violation } from "./violations.ts";
+import { Dropped, PassThrough, toVerifyError, Violation } from "./violations.ts";
+
+export { Dropped, fieldOf, messageOf } from "./violations.ts";
 
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
@@ -66,8 +68,9 @@ const DEFAULT_MAX_IDS = 100_000;
 
 /**
  * The linter's option (SPEC §18.1): a verifier made with `{ [GOING_ON]: true }` throws each
- * violation without being poisoned by it, the failing event counted and dropped (no rule
- * applies an effect before its last check), and checks the next event as if it had not come.
+ * violation as a {@link Dropped} without being poisoned by it, the failing event counted and
+ * dropped (no rule applies an effect before its last check), and checks the next event as
+ * if it had not come.
  * @internal
  */
 export const GOING_ON: unique symbol = Symbol("going on");
@@ -210,9 +213,9 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     if (thrown instanceof PassThrough) return thrown.error;
     const violation =
       thrown instanceof Violation ? thrown : unreadableField(event, type, rule, thrown);
+    if (!this.#poison) return new Dropped(violation, this.#index++, event, type);
     const error = toVerifyError(violation, this.#index, event, type);
-    if (this.#poison) this.#error = error;
-    else this.#index++;
+    this.#error = error;
     return error;
   }
 
@@ -228,8 +231,9 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     }
     const v =
       this.#phase === BEFORE_RUN ? streamEndedBeforeRunStarted() : streamEndedInRun(this.#run);
+    if (!this.#poison) throw new Dropped(v, this.#index, undefined, undefined);
     const error = toVerifyError(v, this.#index, undefined, undefined);
-    if (this.#poison) this.#error = error;
+    this.#error = error;
     throw error;
   }
 }

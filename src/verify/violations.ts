@@ -40,12 +40,55 @@ export class PassThrough {
   }
 }
 
+/**
+ * What a verifier made for the linter throws for a violation (SPEC §18.1): the violation and
+ * where, not yet a VerifyError, which the linter builds only for a finding it keeps.
+ * @internal
+ */
+export class Dropped {
+  readonly violation: Violation;
+  readonly index: number;
+  readonly event: unknown;
+  readonly eventType: string | undefined;
+  constructor(violation: Violation, index: number, event: unknown, eventType: string | undefined) {
+    this.violation = violation;
+    this.index = index;
+    this.event = event;
+    this.eventType = eventType;
+  }
+}
+
 export function toVerifyError(
   v: Violation,
   index: number,
   event: unknown,
   eventType: string | undefined,
 ): VerifyError {
+  return new VerifyError(messageOf(v, index, event, eventType), {
+    code: v.code,
+    index,
+    eventType,
+    event,
+    field: fieldOf(v),
+    cause: v.cause,
+  });
+}
+
+/** The `field` of the error a violation gives: at most 200 characters (SPEC §10.3). */
+export function fieldOf(v: Violation): string | undefined {
+  const field = v.field;
+  return field !== undefined && field.length > MAX_FIELD
+    ? `${field.slice(0, MAX_FIELD - 1)}…`
+    : field;
+}
+
+/** The `message` of the error a violation gives (SPEC §10.3): bounded, whatever the input. */
+export function messageOf(
+  v: Violation,
+  index: number,
+  event: unknown,
+  eventType: string | undefined,
+): string {
   const decoding = v.code === "INVALID_JSON" || v.code === "SSE_BUFFER_OVERFLOW";
   const ended =
     v.code === "STREAM_ENDED_BEFORE_RUN_STARTED" || v.code === "STREAM_ENDED_BEFORE_RUN_CLOSED";
@@ -69,16 +112,7 @@ export function toVerifyError(
   if (message.length + tail.length > MAX_MESSAGE) {
     message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
   }
-  const field = v.field;
-  return new VerifyError(message + tail, {
-    code: v.code,
-    index,
-    eventType,
-    event,
-    field:
-      field !== undefined && field.length > MAX_FIELD ? `${field.slice(0, MAX_FIELD - 1)}…` : field,
-    cause: v.cause,
-  });
+  return message + tail;
 }
 
 /**

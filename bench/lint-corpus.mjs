@@ -1,0 +1,134 @@
+/**
+ * Linting a folder of captures against checking it with the verifier alone (SPEC §18.3's
+ * cost line: at most 1.5x). Every file (`.sse`, `.jsonl`, `.ndjson`, found recursively) is
+ * read into memory once; then, alternating, for --rounds rounds (default 5):
+ *
+ * (v) the verifier alone: the command's reader (`Check` of src/report/check.ts, no
+ *     positions), decoding and verifying each file until its first error;
+ * (l) the linter: `LintReader` of src/lint/stream.ts, decoding and linting each whole file
+ *     (every finding, with positions, warnings included).
+ *
+ * Both are bundled on the fly with esbuild from src/. It prints the median time of each and
+ * the ratio, then what the linter found: files, valid, invalid, errors and warnings by code
+ * (each merged finding counted once, and its occurrences). Ratios are printed, never asserted.
+ *
+ * Run: `node bench/lint-corpus.mjs [folder]` after `npm run build` (default folder: the
+ * shared sample, ../shared/corpus, when present). Option: --rounds=N.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const folder =
+  process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(ROOT, "../shared/corpus");
+const roundsArg = process.argv.find((a) => a.startsWith("--rounds="));
+const ROUNDS = roundsArg === undefined ? 5 : Number(roundsArg.slice(9));
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    if (stat.isDirectory()) out.push(...walk(path));
+    else if (stat.isFile() && /\.(sse|jsonl|ndjson)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+async function load(entry) {
+  const result = await build({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    write: false,
+    logLevel: "error",
+  });
+  return import(
+    `data:text/javascript;base64,${Buffer.from(result.outputFiles[0].text).toString("base64")}`
+  );
+}
+
+const { Check } = await load("src/report/check.ts");
+const { LintReader } = await load("src/lint/stream.ts");
+const paths = walk(folder);
+if (paths.length === 0) {
+  console.error(`no captures under ${folder}`);
+  process.exit(1);
+}
+const files = paths.map((path) => readFileSync(path));
+const bytes = files.reduce((n, f) => n + f.length, 0);
+
+function verifyAll() {
+  let invalid = 0;
+  for (const file of files) {
+    const check = new Check({}, false);
+    check.push(file);
+    check.finish();
+    if (check.error !== undefined) invalid++;
+  }
+  return invalid;
+}
+
+function lintAll() {
+  const reports = [];
+  for (const file of files) {
+    const reader = new LintReader({});
+    reader.push(file);
+    reports.push(reader.finish());
+  }
+  return reports;
+}
+
+const reports = lintAll();
+const invalid = verifyAll();
+const lintInvalid = reports.filter((r) => !r.valid).length;
+if (invalid !== lintInvalid) {
+  console.error(`the verifier finds ${invalid} invalid files, the linter ${lintInvalid}`);
+  process.exit(1);
+}
+
+const times = { v: [], l: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const k of r % 2 === 0 ? ["v", "l"] : ["l", "v"]) {
+    const start = performance.now();
+    if (k === "v") verifyAll();
+    else lintAll();
+    times[k].push(performance.now() - start);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const v = median(times.v);
+const l = median(times.l);
+console.log(
+  `${paths.length} files, ${(bytes / 1e6).toFixed(1)} MB, under ${folder}; ${ROUNDS} alternating rounds, medians`,
+);
+console.log(`  (v) verifier alone   ${v.toFixed(0).padStart(6)} ms`);
+console.log(
+  `  (l) linter           ${l.toFixed(0).padStart(6)} ms   ${(l / v).toFixed(2)}x the verifier (target <= 1.5x)`,
+);
+
+const byCode = new Map();
+for (const report of reports) {
+  for (const f of report.findings) {
+    const entry = byCode.get(f.code) ?? { severity: f.severity, files: 0, findings: 0, events: 0 };
+    entry.findings++;
+    entry.events += f.count;
+    byCode.set(f.code, entry);
+  }
+  for (const code of new Set(report.findings.map((f) => f.code))) byCode.get(code).files++;
+}
+const errors = reports.reduce((n, r) => n + r.errors, 0);
+const warnings = reports.reduce((n, r) => n + r.warnings, 0);
+console.log(
+  `\n${paths.length - lintInvalid} valid, ${lintInvalid} invalid; ${errors} error findings, ${warnings} warning findings`,
+);
+console.log("\ncode                              severity  files  findings  events");
+for (const [code, e] of [...byCode].sort((a, b) => b[1].files - a[1].files)) {
+  console.log(
+    `${code.padEnd(34)}${e.severity.padEnd(9)}${String(e.files).padStart(6)}${String(e.findings).padStart(10)}${String(e.events).padStart(8)}`,
+  );
+}
