@@ -1,0 +1,228 @@
+/**
+ * What the machine-readable report formats (SPEC §18.3: JUnit, SARIF, GitHub workflow
+ * commands, NDJSON) share: the linted inputs they are functions of, the tool's name and
+ * version, a short description per code, and the character hygiene every format applies
+ * to text from an input. Library code: no I/O.
+ * @module
+ */
+
+import type { VerifyErrorCode } from "../errors.ts";
+import { type Finding, type LintReport, WARNING_CODES, type WarningCode } from "../lint/types.ts";
+
+/** One input as the command linted it: a file, stdin, or one event stream of a HAR file. */
+export interface LintedInput {
+  /** The input's path relative to the working directory, as the command gives it; for a HAR entry, the HAR file's path. */
+  readonly name: string;
+  /** A HAR entry's URL. */
+  readonly url?: string | undefined;
+  /** What linting it gave; absent when the input could not be read. */
+  readonly report?: LintReport | undefined;
+  /** An input that could not be read (the command's exit 2 cases): why. */
+  readonly problem?: string | undefined;
+}
+
+/** The tool the reports name. */
+export interface ToolInfo {
+  readonly name: "ag-ui-verify";
+  readonly version: string;
+  /** Where the rule pages are (`docs/rules.md`): a rule's page is this URL, `#`, and its code in lower case. */
+  readonly rulesUrl?: string | undefined;
+  /** The tool's home page (SARIF's `informationUri`). */
+  readonly informationUri?: string | undefined;
+}
+
+/** One line per code: what the finding means. */
+export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]: string } = {
+  INVALID_JSON: "An SSE message's data or a JSON line is not JSON text.",
+  SSE_BUFFER_OVERFLOW: "An SSE line or message is longer than the decoder's buffer allows.",
+  ID_LIMIT_EXCEEDED: "The stream names more ids than the verifier keeps (maxIds).",
+  EVENT_NOT_OBJECT: "An event is not a JSON object.",
+  EVENT_TYPE_INVALID: "An event's type is missing or not an AG-UI event type.",
+  FIELD_MISSING: "A required field of an event is missing.",
+  FIELD_NULL: "A field of an event is null.",
+  FIELD_WRONG_TYPE: "A field of an event has the wrong JSON type.",
+  SCHEMA_MISMATCH: "An event does not match the AG-UI event schema.",
+  EVENT_BEFORE_RUN_STARTED: "An event comes before RUN_STARTED.",
+  RUN_ALREADY_STARTED: "A second RUN_STARTED while the run is open.",
+  STREAM_ENDED_BEFORE_RUN_STARTED: "The stream ended without a RUN_STARTED.",
+  EVENT_AFTER_RUN_CLOSED: "An event comes after RUN_FINISHED or RUN_ERROR.",
+  STREAM_ENDED_BEFORE_RUN_CLOSED: "The stream ended while its run was open.",
+  TEXT_MESSAGE_ALREADY_OPEN: "TEXT_MESSAGE_START for a message that is already open.",
+  TEXT_MESSAGE_NOT_OPEN: "Text message content or end for a message that is not open.",
+  TOOL_CALL_ALREADY_OPEN: "TOOL_CALL_START for a tool call that is already open.",
+  TOOL_CALL_NOT_OPEN: "Tool call arguments or end for a tool call that is not open.",
+  REASONING_MESSAGE_ALREADY_OPEN: "REASONING_MESSAGE_START for a message that is already open.",
+  REASONING_MESSAGE_NOT_OPEN: "Reasoning content or end for a message that is not open.",
+  TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
+  STEP_ALREADY_ACTIVE: "STEP_STARTED for a step that is already active.",
+  STEP_NOT_STARTED: "STEP_FINISHED for a step that was not started.",
+  OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a message, tool call or step is still open.",
+  INTERRUPT_OUTCOME_EMPTY: "A RUN_FINISHED interrupt outcome with no interrupt.",
+  OWNER_MISMATCH: "An event's subagentRunId is not the agent that owns what it is about.",
+  TOOL_CALL_PARENT_OWNER_MISMATCH:
+    "A tool call's parent message belongs to another agent than the tool call.",
+  STEP_OWNER_MISMATCH: "A step is finished by another agent than the one that started it.",
+  SUBAGENT_ALREADY_ACTIVE: "SUBAGENT_STARTED for a subagent id that is already active.",
+  SUBAGENT_ALREADY_FINISHED: "A subagent id that has already finished is used again.",
+  SUBAGENT_PARENT_NOT_STARTED: "A subagent's parentSubagentRunId names no started subagent.",
+  SUBAGENT_NOT_ACTIVE: "SUBAGENT_FINISHED or SUBAGENT_ERROR for a subagent that is not active.",
+  SUBAGENT_OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a subagent is still active.",
+  TOOL_CALL_ARGS_NOT_JSON:
+    "A tool call's arguments are not JSON text: the client hands the tool {}.",
+  TOOL_CALL_RESULT_UNKNOWN_CALL: "A TOOL_CALL_RESULT answers no known tool call.",
+  STATE_DELTA_NOT_APPLIED: "A STATE_DELTA does not apply to the state: the UI's state goes stale.",
+  ACTIVITY_DELTA_NOT_APPLIED:
+    "An ACTIVITY_DELTA does not apply to the activity: the UI's activity goes stale.",
+  SSE_LINE_IGNORED: "An SSE line with an unknown field name, which SSE ignores: its event is lost.",
+  RUN_ID_MISMATCH: "RUN_FINISHED names another thread or run than its RUN_STARTED.",
+  CLIENT_REJECTS: "The rules accept the event, but @ag-ui/client 1.0.0 rejects it.",
+};
+
+/** The codes whose findings are warnings unless `severity` overrides say otherwise. */
+export const WARNING_DEFAULTS: ReadonlySet<string> = /* @__PURE__ */ new Set<string>(WARNING_CODES);
+
+/** The description of `code`, or a generic one for a code this version does not know. */
+export function describeCode(code: string): string {
+  return Object.hasOwn(CODE_DESCRIPTIONS, code)
+    ? CODE_DESCRIPTIONS[code as keyof typeof CODE_DESCRIPTIONS]
+    : "An AG-UI stream finding.";
+}
+
+/**
+ * What an input gave: its report, or (an input with a `problem`, or with no report) why it
+ * could not be read.
+ */
+export function outcomeOf(
+  input: LintedInput,
+): { readonly report: LintReport; readonly problem?: undefined } | { readonly problem: string } {
+  if (input.problem !== undefined || input.report === undefined)
+    return { problem: input.problem ?? "not read" };
+  return { report: input.report };
+}
+
+/** The URL of a code's rule page, when the tool has one. */
+export function ruleUrl(tool: ToolInfo, code: string): string | undefined {
+  return tool.rulesUrl === undefined ? undefined : `${tool.rulesUrl}#${code.toLowerCase()}`;
+}
+
+const hex2 = (c: number): string => c.toString(16).padStart(2, "0");
+
+/**
+ * `text` with nothing a terminal or an XML parser would choke on: every control character
+ * (C0, DEL, C1, so every ESC, CSI and OSC sequence) except those in `keep` written as
+ * `\xHH` text, and every lone surrogate, U+FFFE and U+FFFF (which no UTF-8 or XML
+ * document can hold) as U+FFFD.
+ */
+export function printable(text: string, keep = ""): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let replacement: string | undefined;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      if (!keep.includes(text.charAt(i))) replacement = `\\x${hex2(c)}`;
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else replacement = "\ufffd";
+    } else if ((c >= 0xdc00 && c <= 0xdfff) || c === 0xfffe || c === 0xffff) {
+      replacement = "\ufffd";
+    }
+    if (replacement !== undefined) {
+      out += text.slice(from, i) + replacement;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** `text` with every lone surrogate as U+FFFD: text that UTF-8 (and every JSON parser) can hold. */
+export function wellFormed(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    out += `${text.slice(from, i)}\ufffd`;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+const wellFormedStrings = (_key: string, value: unknown): unknown =>
+  typeof value === "string" ? wellFormed(value) : value;
+
+/**
+ * `JSON.stringify(value)` of plain data, with every string {@link wellFormed} (some JSON
+ * parsers reject an escaped lone surrogate), and DEL, the C1 controls, U+2028 and U+2029
+ * escaped too (`\u009b`…), as JSON.stringify escapes only C0: these characters can only
+ * stand inside strings, so the text stays the same JSON value. Object keys are the caller's
+ * to make well-formed.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, wellFormedStrings, indent).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** The input's findings, errors first, each kind in input order (the text format's order). */
+export function errorsFirst(findings: readonly Finding[]): Finding[] {
+  return [
+    ...findings.filter((f) => f.severity === "error"),
+    ...findings.filter((f) => f.severity !== "error"),
+  ];
+}
+
+/** What a set of inputs gave, added up (the summary object of NDJSON, and the formats' totals). */
+export interface Totals {
+  readonly inputs: number;
+  readonly valid: number;
+  readonly invalid: number;
+  readonly unreadable: number;
+  /** Findings of severity error, kept or omitted, over all inputs. */
+  readonly errors: number;
+  /** The same for warnings. */
+  readonly warnings: number;
+  /** How many kept findings each code has, most first (then by code). */
+  readonly byCode: Readonly<Record<string, number>>;
+}
+
+/** The {@link Totals} of `inputs`. */
+export function totals(inputs: readonly LintedInput[]): Totals {
+  let valid = 0;
+  let invalid = 0;
+  let unreadable = 0;
+  let errors = 0;
+  let warnings = 0;
+  const codes = new Map<string, number>();
+  for (const input of inputs) {
+    const outcome = outcomeOf(input);
+    if (outcome.problem !== undefined) {
+      unreadable++;
+      continue;
+    }
+    const { report } = outcome;
+    if (report.valid) valid++;
+    else invalid++;
+    errors += report.errors;
+    warnings += report.warnings;
+    for (const f of report.findings) {
+      const code = wellFormed(f.code);
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    }
+  }
+  const byCode = Object.fromEntries(
+    [...codes].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  return { inputs: inputs.length, valid, invalid, unreadable, errors, warnings, byCode };
+}
+
+/** `n` and `one`, or `many` when n is not 1. */
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n} ${n === 1 ? one : many}`;
