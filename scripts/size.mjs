@@ -19,7 +19,9 @@ const check = process.argv.includes("--check");
 
 const ENTRIES = [
   { name: "verifiedEvents", code: 'export { verifiedEvents } from "./dist/index.js";' },
+  { name: "verifyResponse", code: 'export { verifyResponse } from "./dist/index.js";' },
   { name: "whole library (export *)", code: 'export * from "./dist/index.js";' },
+  { name: "ag-ui-verify/lint (export *)", code: 'export * from "./dist/lint/index.js";' },
   { name: "@ag-ui/client verifyEvents", code: 'export { verifyEvents } from "@ag-ui/client";' },
 ];
 
