@@ -23,7 +23,10 @@ a blank line) or JSON Lines (one event per line), detected from the first charac
 or "[" means JSON Lines; --format overrides). A HAR file (the network export of a browser's
 DevTools) gives one input per text/event-stream response in it, named by method, URL and
 start time. One capture gets a full report; several get a summary: invalid inputs grouped
-by code, with the rule in words and the first few inputs with line numbers.
+by code, with the rule in words and the first few inputs with line numbers. A directory walk
+reads regular files only: FIFOs, sockets and devices found there are skipped, and listed; a
+path given by name is read as a stream, whatever it is (/dev/stdin, a FIFO). Ctrl-C stops a
+run of several inputs: the summary of those checked so far, then exit status 130.
 
 Examples:
   ag-ui-verify examples/captures/chat.sse
@@ -70,10 +73,11 @@ Output:
   -v, --version              show the version
 
 Exit status:
-  0  every stream is valid
-  1  a stream breaks a rule; undecodable data and a stream cut off mid-run count too
-  2  a usage or I/O problem: a bad flag, a file that cannot be read (the others are still
-     checked), an unreachable URL, an HTTP error, a timeout
+  0    every stream is valid
+  1    a stream breaks a rule; undecodable data and a stream cut off mid-run count too
+  2    a usage or I/O problem: a bad flag, a file that cannot be read (the others are still
+       checked), an unreachable URL, an HTTP error, a timeout
+  130  interrupted (Ctrl-C): the summary says after how many of the inputs
 
 The rules (0-13):
 ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join("\n")}

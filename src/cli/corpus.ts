@@ -1,7 +1,9 @@
 /**
- * Checking many inputs at once: this thread and `jobs - 1` worker threads each claim the
- * next input from a shared counter, and the outcomes are handed on in input order,
- * whatever finished first, so the output does not depend on the number of jobs.
+ * Checking many inputs at once: worker threads each claim the next file from a shared
+ * counter, the main thread reads stdin and the other streams (which can wait) itself, and
+ * the outcomes are handed on in input order, whatever finished first, so the output does
+ * not depend on the number of jobs. The main thread checks no file, so that it answers
+ * Ctrl-C at once: stopping ends the workers and the streams.
  * @module
  */
 
@@ -10,10 +12,10 @@ import { parentPort, Worker } from "node:worker_threads";
 import type { CheckOptions } from "../report/check.ts";
 import { jsonReport, type Report } from "../report/render.ts";
 import type { Outcome } from "../report/summary.ts";
-import { readHar } from "./har.ts";
-import type { Item } from "./inputs.ts";
-import { UsageError } from "./problems.ts";
-import { checkBytes, checkFile, checkStream } from "./read.ts";
+import { type HarStream, readHar, readHarStream } from "./har.ts";
+import { forWorker, type Item } from "./inputs.ts";
+import { NotRegular, UsageError } from "./problems.ts";
+import { checkBytes, checkFile, checkStream, openStream, type Source } from "./read.ts";
 
 /** How far results may run ahead of the first one not yet handed on: bounds what waits. */
 const WINDOW = 256;
@@ -33,42 +35,88 @@ function claim(job: Job): number | undefined {
   return i < job.items.length ? i : undefined;
 }
 
-/** Checks one item in this thread. */
+const unreadable = (input: string, error: UsageError): Outcome => ({
+  reports: [{ valid: false, input, usageError: error.message }],
+  skipped: 0,
+});
+
+/** The outcome of a HAR file's streams: a report each, or its problem (no body). */
+function harOutcome(
+  path: string,
+  har: { streams: Iterable<HarStream>; skipped: number },
+  options: CheckOptions,
+): Outcome {
+  const reports: Report[] = [];
+  for (const { name, body, problem } of har.streams) {
+    reports.push(
+      body === undefined
+        ? { valid: false, input: name, usageError: problem }
+        : jsonReport(checkBytes(body, name, options)),
+    );
+  }
+  if (reports.length === 0) {
+    throw new UsageError(`${JSON.stringify(path)} holds no text/event-stream response`);
+  }
+  return { reports, skipped: har.skipped };
+}
+
+/** Checks one file, HAR file, skipped file or problem, in this thread. */
 export function checkItem(item: Item, options: CheckOptions): Outcome {
   try {
-    if (item.kind === "problem") throw new UsageError(item.problem ?? "no input");
-    if (item.kind !== "har")
-      return { reports: [jsonReport(checkFile(item.path, options))], skipped: 0 };
-    const { streams, skipped } = readHar(item.path);
-    const reports: Report[] = [];
-    for (const { name, body } of streams) reports.push(jsonReport(checkBytes(body, name, options)));
-    if (reports.length === 0) {
-      throw new UsageError(`${JSON.stringify(item.path)} holds no text/event-stream response`);
+    if (item.kind === "skipped") {
+      return {
+        reports: [],
+        skipped: 0,
+        skippedFile: { input: item.path, what: item.problem ?? "" },
+      };
     }
-    return { reports, skipped };
+    if (item.kind === "file") {
+      return { reports: [jsonReport(checkFile(item.path, options))], skipped: 0 };
+    }
+    if (item.kind === "har") return harOutcome(item.path, readHar(item.path), options);
+    throw new UsageError(item.problem ?? "no input");
   } catch (error) {
+    if (error instanceof NotRegular) {
+      return { reports: [], skipped: 0, skippedFile: { input: item.path, what: error.what } };
+    }
     if (!(error instanceof UsageError)) throw error;
-    return { reports: [{ valid: false, input: item.path, usageError: error.message }], skipped: 0 };
+    return unreadable(item.path, error);
   }
 }
 
-/** The worker's side: given the job, claim items and check them until none is left. */
+/** Reads stdin or another stream item (a FIFO, /dev/stdin…) in this thread. */
+async function checkSource(item: Item, options: CheckOptions, open: Set<Source>): Promise<Outcome> {
+  let source: Source | undefined;
+  try {
+    source = item.kind === "stdin" ? process.stdin : openStream(item.path);
+    open.add(source);
+    if (item.kind !== "stdin" && item.path.toLowerCase().endsWith(".har")) {
+      return harOutcome(item.path, await readHarStream(source, item.path), options);
+    }
+    return { reports: [jsonReport(await checkStream(source, item.path, options))], skipped: 0 };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return unreadable(item.path, error);
+  } finally {
+    if (source !== undefined) open.delete(source);
+  }
+}
+
+/** The worker's side: given the job, claim files and check them until none is left. */
 export function serveWorker(): void {
   parentPort?.once("message", (job: Job) => work(job));
 }
 
 function work(job: Job): void {
   for (let i = claim(job); i !== undefined; i = claim(job)) {
+    const item = job.items[i];
+    if (item === undefined || !forWorker(item)) continue; // the main thread's
     // Far ahead of what was handed on: wait, so results do not pile up in memory.
     for (let d = Atomics.load(job.counters, DELIVERED); i - d >= WINDOW; ) {
       Atomics.wait(job.counters, DELIVERED, d, 100);
       d = Atomics.load(job.counters, DELIVERED);
     }
-    const item = job.items[i];
-    // stdin is read by this thread's parent alone.
-    const outcome =
-      item === undefined || item.kind === "stdin" ? null : checkItem(item, job.options);
-    parentPort?.postMessage({ i, outcome });
+    parentPort?.postMessage({ i, outcome: checkItem(item, job.options) });
   }
 }
 
@@ -81,79 +129,66 @@ export function startWorkers(count: number): Worker[] {
 }
 
 /**
- * Checks `items` in this thread and in `workers`, each lane claiming the next item from a
- * shared counter, and calls `deliver` for each outcome, in item order. Ends the workers.
+ * Checks `items`, the files in `workers` (each claiming the next from a shared counter),
+ * the streams in this thread, and calls `deliver` for each outcome, in item order, until
+ * all are done or `signal` aborts. Ends the workers and the streams; returns how many
+ * items were delivered.
  */
 export async function checkItems(
   items: readonly Item[],
   options: CheckOptions,
   workers: readonly Worker[],
   deliver: (outcome: Outcome) => void,
-): Promise<void> {
+  signal: AbortSignal,
+): Promise<number> {
   const job: Job = { items, options, counters: new Int32Array(new SharedArrayBuffer(8)) };
-  // stdin can be read only here, and only once: first, with positions.
-  const stdin = new Map<number, Outcome>();
-  for (const [i, item] of items.entries()) {
-    if (item.kind !== "stdin") continue;
-    try {
-      stdin.set(i, {
-        reports: [jsonReport(await checkStream(process.stdin, "-", options))],
-        skipped: 0,
-      });
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      stdin.set(i, {
-        reports: [{ valid: false, input: "-", usageError: error.message }],
-        skipped: 0,
-      });
-    }
-  }
-  const waiting = new Map<number, Outcome>();
+  const ready = new Map<number, Outcome>();
   let delivered = 0;
-  let wake: (() => void) | undefined;
-  const finished = (i: number, outcome: Outcome | null) => {
-    waiting.set(i, outcome ?? stdin.get(i) ?? { reports: [], skipped: 0 });
-    for (let o = waiting.get(delivered); o !== undefined; o = waiting.get(delivered)) {
-      waiting.delete(delivered);
+  let done: (() => void) | undefined;
+  let failure: ((error: unknown) => void) | undefined;
+  const ended = new Promise<void>((resolve, reject) => {
+    done = resolve;
+    failure = reject;
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  const finished = (i: number, outcome: Outcome) => {
+    if (signal.aborted) return;
+    ready.set(i, outcome);
+    for (let o = ready.get(delivered); o !== undefined; o = ready.get(delivered)) {
+      ready.delete(delivered);
       deliver(o);
       delivered++;
     }
     Atomics.store(job.counters, DELIVERED, delivered);
     Atomics.notify(job.counters, DELIVERED);
-    wake?.();
+    if (delivered === items.length) done?.();
   };
-  let failure: ((error: unknown) => void) | undefined;
-  const failed = new Promise<never>((_, reject) => {
-    failure = reject;
-  });
   for (const worker of workers) {
-    worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome | null }) =>
-      finished(i, outcome),
-    );
+    worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome }) => finished(i, outcome));
     worker.on("error", (error) => failure?.(error));
     worker.postMessage(job);
   }
-  const until = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-  const mainLane = async () => {
-    let yielded = performance.now();
-    for (let i = claim(job); i !== undefined; i = claim(job)) {
-      while (i - delivered >= WINDOW) await until();
-      const item = items[i];
-      finished(i, item === undefined || item.kind === "stdin" ? null : checkItem(item, options));
-      // Let the workers' results in now and then.
-      if (performance.now() - yielded > 5) {
-        await new Promise((resolve) => setImmediate(resolve));
-        yielded = performance.now();
+  // What needs no file: skipped files and problems, at once.
+  for (const [i, item] of items.entries()) {
+    if (item.kind === "skipped" || item.kind === "problem") finished(i, checkItem(item, options));
+  }
+  if (items.length === 0) done?.();
+  // Streams, one after the other, in this thread: they can wait, and stdin can be read once.
+  const open = new Set<Source>();
+  const streams = async () => {
+    for (const [i, item] of items.entries()) {
+      if (signal.aborted) return;
+      if (item.kind === "stdin" || item.kind === "stream") {
+        finished(i, await checkSource(item, options, open));
       }
     }
-    while (delivered < items.length) await until();
   };
+  streams().catch((error: unknown) => failure?.(error));
   try {
-    await Promise.race([mainLane(), failed]);
+    await ended;
   } finally {
+    for (const source of open) source.destroy();
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
+  return delivered;
 }

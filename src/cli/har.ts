@@ -5,14 +5,16 @@
  * @module
  */
 
-import { readFileSync } from "node:fs";
-import { ioMessage, messageOf, UsageError } from "./problems.ts";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { clip } from "../report/safe.ts";
+import { special } from "./inputs.ts";
+import { ioMessage, messageOf, NotRegular, UsageError } from "./problems.ts";
+import type { Source } from "./read.ts";
 
-/** One SSE response of a HAR file. */
-export interface HarStream {
-  readonly name: string;
-  readonly body: Uint8Array;
-}
+/** One SSE response of a HAR file: its body, or why there is none to check. */
+export type HarStream =
+  | { readonly name: string; readonly body: Uint8Array; readonly problem?: undefined }
+  | { readonly name: string; readonly body?: undefined; readonly problem: string };
 
 const get = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
@@ -34,27 +36,68 @@ function sseResponse(response: unknown): boolean {
 /**
  * The event streams of the HAR file at `path` (their bodies decoded one at a time, as they
  * are read), and how many entries were something else. Throws a {@link UsageError} when
- * the file cannot be read or is not a HAR file.
+ * the file cannot be read or is not a HAR file; a {@link NotRegular} when it is a FIFO, a
+ * device….
  */
 export function readHar(path: string): { streams: Iterable<HarStream>; skipped: number } {
+  const what = JSON.stringify(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw new UsageError(ioMessage(error, what));
+  }
+  let content: string;
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw new UsageError(`cannot read ${what}: it is a directory`);
+    if (!stats.isFile()) throw new NotRegular(path, special(stats));
+    content = readFileSync(fd, "utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(ioMessage(error, what));
+  } finally {
+    closeSync(fd);
+  }
+  return parseHar(content, path);
+}
+
+/** {@link readHar} for a HAR file given as a stream (a FIFO). */
+export async function readHarStream(
+  source: Source,
+  path: string,
+): Promise<{ streams: Iterable<HarStream>; skipped: number }> {
+  const parts: Uint8Array[] = [];
+  try {
+    for await (const chunk of source) parts.push(chunk);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(ioMessage(error, JSON.stringify(path)));
+  }
+  return parseHar(Buffer.concat(parts).toString("utf8"), path);
+}
+
+/** The event streams of a HAR file's text. */
+function parseHar(
+  content: string,
+  path: string,
+): { streams: Iterable<HarStream>; skipped: number } {
   let log: unknown;
   try {
-    log = get(JSON.parse(readFileSync(path, "utf8")), "log");
+    log = get(JSON.parse(content), "log");
   } catch (error) {
-    if (error instanceof SyntaxError) {
-      throw new UsageError(`${JSON.stringify(path)} is not a HAR file: ${messageOf(error)}`);
-    }
-    throw new UsageError(ioMessage(error, JSON.stringify(path)));
+    throw new UsageError(`${JSON.stringify(path)} is not a HAR file: ${messageOf(error)}`);
   }
   const entries = get(log, "entries");
   if (!Array.isArray(entries)) {
     throw new UsageError(`${JSON.stringify(path)} is not a HAR file: it has no log.entries list`);
   }
   const sse = entries.filter((entry) => sseResponse(get(entry, "response")));
-  const streams = function* () {
+  const streams = function* (): Generator<HarStream> {
     for (const entry of sse) {
       const request = get(entry, "request");
-      const name = `${path}: ${text(get(request, "method"))} ${text(get(request, "url"))} ${text(get(entry, "startedDateTime"))}`;
+      const url = clip(text(get(request, "url")), 2000);
+      const name = `${path}: ${clip(text(get(request, "method")), 100)} ${url} ${clip(text(get(entry, "startedDateTime")), 100)}`;
       const content = get(get(entry, "response"), "content");
       const body = text(get(content, "text"));
       const base64 = get(content, "encoding") === "base64";

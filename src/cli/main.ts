@@ -17,9 +17,9 @@ import { escapeControls, shown } from "../report/safe.ts";
 import { Summary } from "../report/summary.ts";
 import { HELP, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
-import { expand } from "./inputs.ts";
+import { expand, forWorker } from "./inputs.ts";
 import { messageOf, UsageError } from "./problems.ts";
-import { checkFile, checkStream } from "./read.ts";
+import { checkFile, checkStream, openStream } from "./read.ts";
 import { checkUrl } from "./url.ts";
 
 function version(): string {
@@ -86,6 +86,15 @@ class Progress {
   }
 }
 
+/** Whether `path` is a regular file (or cannot be read: checkFile says why). */
+function regular(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
 /** Whether `paths` is one capture, which gets the full report (not a directory, not HAR). */
 function oneCapture(paths: readonly string[]): boolean {
   const [path] = paths;
@@ -98,35 +107,54 @@ function oneCapture(paths: readonly string[]): boolean {
   }
 }
 
-/** Checks many inputs: NDJSON or a summary on stdout. */
+/**
+ * Checks many inputs: NDJSON or a summary on stdout. Ctrl-C (SIGINT) stops the work, prints
+ * the summary of what was handed on so far, "interrupted after N of M inputs", and exits 130.
+ */
 async function corpus(options: Options): Promise<number> {
   const start = performance.now();
-  const workers = startWorkers(options.jobs - 1);
+  // One worker starts while the inputs are found (a walk can take as long); the rest once
+  // they are known, no more than there are files.
+  const early = options.paths.some((path) => path !== "-") ? startWorkers(1) : [];
   const items = expand(options.paths, options.extensions);
+  const files = Math.min(options.jobs, items.filter(forWorker).length);
+  const workers = [...early.slice(0, files), ...startWorkers(files - early.length)];
+  for (const idle of early.slice(files)) void idle.terminate();
   const summary = new Summary();
   const progress = new Progress(items.length, process.stderr.isTTY === true);
-  process.once("SIGINT", () => {
-    progress.clear();
-    process.exit(130);
-  });
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once("SIGINT", interrupt);
   let done = 0;
   // NDJSON lines go out in batches: one write per line costs more than checking a capture.
   let lines = "";
-  await checkItems(items, options, workers, (outcome) => {
-    summary.add(outcome);
-    for (const report of outcome.reports) {
-      if (options.json) lines += `${JSON.stringify(report)}\n`;
-      if (report.usageError !== undefined) {
-        progress.clear();
-        warn(report.usageError);
-      }
-    }
-    if (lines.length > 65536) {
-      say(lines);
-      lines = "";
-    }
-    progress.update(++done, summary.bytes, summary.invalid);
-  });
+  try {
+    await checkItems(
+      items,
+      options,
+      workers,
+      (outcome) => {
+        summary.add(outcome);
+        for (const report of outcome.reports) {
+          if (options.json) lines += `${JSON.stringify(report)}\n`;
+          if (report.usageError !== undefined) {
+            progress.clear();
+            warn(report.usageError);
+          }
+        }
+        if (lines.length > 65536) {
+          say(lines);
+          lines = "";
+        }
+        progress.update(++done, summary.bytes, summary.invalid);
+      },
+      stop.signal,
+    );
+  } finally {
+    process.off("SIGINT", interrupt);
+  }
+  const interrupted = stop.signal.aborted;
+  if (interrupted) summary.interrupted = { after: done, of: items.length };
   progress.clear();
   say(lines);
   const durationMs = performance.now() - start;
@@ -137,6 +165,12 @@ async function corpus(options: Options): Promise<number> {
   );
   if (summary.invalid > 0) {
     warn(`${summary.invalid} of ${plural(summary.inputs, "input")} invalid`);
+  }
+  if (interrupted) {
+    warn(`interrupted after ${done} of ${plural(items.length, "input")}`);
+    // Whatever is still open (a stream's last read) must not keep the process.
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+    process.exit(130);
   }
   return summary.unreadable > 0 ? 2 : summary.invalid > 0 ? 1 : 0;
 }
@@ -165,7 +199,8 @@ async function main(args: readonly string[]): Promise<number> {
   try {
     if (options.url !== undefined) result = await checkUrl(options.url, options);
     else if (path === "-") result = await checkStream(process.stdin, "-", options);
-    else result = checkFile(path, options);
+    else if (regular(path)) result = checkFile(path, options);
+    else result = await checkStream(openStream(path), path, options); // a FIFO, /dev/stdin…
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return usageFailure(error.message, options.json);

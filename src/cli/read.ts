@@ -1,13 +1,31 @@
 /**
  * Reading inputs for checking: a file (read twice when invalid: fast, then again with
- * positions to say where), or a stream such as stdin (read once, with positions).
+ * positions to say where), or a stream such as stdin or a FIFO (read once, with positions).
  * @module
  */
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  openSync,
+  readSync,
+  type Stats,
+} from "node:fs";
+import { Socket } from "node:net";
+import process from "node:process";
+import { isatty, ReadStream } from "node:tty";
 import { Check, type CheckOptions } from "../report/check.ts";
 import type { Result } from "../report/render.ts";
-import { ioMessage, UsageError } from "./problems.ts";
+import { special } from "./inputs.ts";
+import { ioMessage, NotRegular, UsageError } from "./problems.ts";
+
+/**
+ * Opening never waits: a FIFO without a writer opens at once (and its reads wait, in the
+ * event loop); a walk's file that turns out to be one is not read at all.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 function result(check: Check, input: string, start: number): Result {
   return {
@@ -54,7 +72,10 @@ function twice(input: string, options: CheckOptions, feed: (check: Check) => voi
   return result(check, input, start);
 }
 
-/** Checks the file at `path`; throws a {@link UsageError} when it cannot be read. */
+/**
+ * Checks the regular file at `path`; throws a {@link NotRegular} when it is something else
+ * (a FIFO, a device…), and a {@link UsageError} when it cannot be read.
+ */
 export function checkFile(path: string, options: CheckOptions): Result {
   const io = <T>(operation: () => T): T => {
     try {
@@ -63,21 +84,64 @@ export function checkFile(path: string, options: CheckOptions): Result {
       throw new UsageError(ioMessage(error, JSON.stringify(path)));
     }
   };
-  const fd = io(() => openSync(path, "r"));
+  const fd = io(() => openSync(path, OPEN_FLAGS));
   try {
-    const regular = io(() => fstatSync(fd).isFile());
+    const stats = io(() => fstatSync(fd));
+    if (stats.isDirectory())
+      throw new UsageError(`cannot read ${JSON.stringify(path)}: it is a directory`);
+    if (!stats.isFile()) throw new NotRegular(path, special(stats));
     return twice(path, options, (check) => {
       for (let at = 0; ; ) {
         const n = io(() => readSync(fd, buffer, 0, CHUNK, at));
         at += n;
         // A regular file reads short only at its end, which spares one read per file.
-        if (n === 0 || !check.push(buffer.subarray(0, n)) || (regular && n < CHUNK)) break;
+        if (n === 0 || !check.push(buffer.subarray(0, n)) || n < CHUNK) break;
       }
       check.finish();
     });
   } finally {
     closeSync(fd);
   }
+}
+
+/** Names of stdin. */
+const STDIN = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+/** A source of chunks that can be stopped. */
+export type Source = AsyncIterable<Uint8Array> & { destroy(): void };
+
+/**
+ * Opens the path for reading as a stream, whatever it is: a FIFO or a socket through the
+ * event loop (so waiting for a writer holds no thread), a terminal as a terminal, anything
+ * else (a device, a regular file) as a file stream. Throws a {@link UsageError} when it
+ * cannot be opened.
+ */
+export function openStream(path: string): Source {
+  const what = JSON.stringify(path);
+  let fd: number;
+  let stats: Stats;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    // Linux opens no socket by name, and stdin may be one (a parent's socketpair).
+    const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
+    if (code === "ENXIO" && STDIN.has(path)) return process.stdin;
+    throw new UsageError(ioMessage(error, what));
+  }
+  try {
+    stats = fstatSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw new UsageError(ioMessage(error, what));
+  }
+  if (stats.isDirectory()) {
+    closeSync(fd);
+    throw new UsageError(`cannot read ${what}: it is a directory`);
+  }
+  if (stats.isFIFO() || stats.isSocket()) {
+    return new Socket({ fd, readable: true, writable: false });
+  }
+  return isatty(fd) ? new ReadStream(fd) : createReadStream("", { fd });
 }
 
 /** Checks bytes held in memory (a HAR entry's body), chunk by chunk. */

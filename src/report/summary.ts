@@ -21,6 +21,14 @@ export interface Outcome {
   readonly reports: Report[];
   /** HAR entries that are not event streams. */
   readonly skipped: number;
+  /** A file a walk found that is not a regular file (a FIFO, a device…): not read. */
+  readonly skippedFile?: SkippedFile | undefined;
+}
+
+/** A file a walk skipped, and what it is (`a FIFO`, `a socket`, …). */
+export interface SkippedFile {
+  readonly input: string;
+  readonly what: string;
 }
 
 const EXAMPLES = 5;
@@ -44,13 +52,22 @@ export class Summary {
   unreadable = 0;
   /** HAR entries that are not event streams. */
   skipped = 0;
+  /** Files a walk found that are not regular files. */
+  skippedFiles = 0;
   bytes = 0;
+  /** Set when the check stopped early (SIGINT): after how many items, of how many. */
+  interrupted: { readonly after: number; readonly of: number } | undefined;
   readonly #groups = new Map<string, Group>();
   readonly #problems: string[] = [];
   readonly #largest: { input: string; bytes: number }[] = [];
+  readonly #skippedFiles: SkippedFile[] = [];
 
   add(outcome: Outcome): void {
     this.skipped += outcome.skipped;
+    if (outcome.skippedFile !== undefined) {
+      this.skippedFiles++;
+      if (this.#skippedFiles.length < PROBLEMS) this.#skippedFiles.push(outcome.skippedFile);
+    }
     for (const report of outcome.reports) this.#add(report);
   }
 
@@ -96,9 +113,12 @@ export class Summary {
     );
   }
 
-  /** The last NDJSON line of `--json`. */
+  /**
+   * The last NDJSON line of `--json`. `skippedFiles` (how many, and the first 20) and
+   * `interrupted` are there only when something was skipped, or the check was interrupted.
+   */
   json(durationMs: number): { summary: Record<string, unknown> } {
-    const { inputs, valid, invalid, unreadable, skipped, bytes } = this;
+    const { inputs, valid, invalid, unreadable, skipped, bytes, interrupted } = this;
     return {
       summary: {
         inputs,
@@ -111,6 +131,10 @@ export class Summary {
         byCode: this.#byCode(),
         problems: this.#problems,
         largest: this.#largest,
+        ...(this.skippedFiles === 0
+          ? {}
+          : { skippedFiles: { count: this.skippedFiles, examples: this.#skippedFiles } }),
+        ...(interrupted === undefined ? {} : { interrupted }),
       },
     };
   }
@@ -126,6 +150,14 @@ export class Summary {
       lines.push(
         `  ${plural(this.skipped, "HAR entry", "HAR entries")} skipped: not text/event-stream`,
       );
+    }
+    if (this.skippedFiles > 0) {
+      lines.push(`  ${plural(this.skippedFiles, "file")} skipped: not regular files`);
+    }
+    const { interrupted } = this;
+    if (interrupted !== undefined) {
+      const of = plural(interrupted.of, "input");
+      lines.push(`  ${s.yellow("!")} interrupted after ${count(interrupted.after)} of ${of}`);
     }
     for (const group of this.#byCode()) {
       lines.push(
@@ -148,6 +180,14 @@ export class Summary {
       lines.push("", s.yellow("Unreadable"), ...problems);
       if (this.unreadable > PROBLEMS)
         lines.push(`  … and ${count(this.unreadable - PROBLEMS)} more`);
+    }
+    if (this.skippedFiles > 0) {
+      lines.push("", s.yellow("Skipped"));
+      for (const { input, what } of this.#skippedFiles) {
+        lines.push(`  ${shown(input, NAME_MAX)}: ${what}, not a regular file`);
+      }
+      if (this.skippedFiles > PROBLEMS)
+        lines.push(`  … and ${count(this.skippedFiles - PROBLEMS)} more`);
     }
     if (this.inputs > LARGEST) {
       lines.push("", s.bold("Largest inputs"));

@@ -4,7 +4,17 @@
 // no bodies. dist/cli.js is run as a user runs it, with a time limit, so a hang fails.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import {
+  type FileHandle,
+  mkdir,
+  mkdtemp,
+  open,
+  readFile,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -365,4 +375,208 @@ describe("numeric flags are range-checked; --jobs is lowered to the cores there 
     expect(onTty(256).split(note)).toHaveLength(2);
     expect(onTty(cores)).not.toContain("available cores");
   });
+});
+
+/** Makes a FIFO below the temporary directory and returns its name. */
+async function fifo(name: string): Promise<string> {
+  await mkdir(dirname(join(dir, name)), { recursive: true });
+  execFileSync("mkfifo", [join(dir, name)]);
+  return name;
+}
+
+/**
+ * Opens the FIFO for writing: resolves once the command opened it for reading (before that
+ * an open for writing waits), or rejects after `ms`.
+ */
+async function writer(name: string, ms = 10_000): Promise<FileHandle> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`nobody opened ${name} in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([open(join(dir, name), "w"), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const POSIX = process.platform !== "win32";
+
+describe.runIf(POSIX)(
+  "a walk reads regular files only; an explicit path is read as a stream",
+  () => {
+    it("skips and lists FIFOs, sockets and devices found in a folder, and checks the rest", async () => {
+      await write("special/a.sse", VALID);
+      await fifo("special/pipe.sse");
+      await symlink("/dev/null", join(dir, "special/null.sse"));
+      await symlink(join(dir, "special/pipe.sse"), join(dir, "special/to-pipe.sse"));
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(join(dir, "special/socket.sse"), resolve));
+      try {
+        const text = await run(["special"], { limitMs: 15_000 });
+        expect(text.hung).toBe(false);
+        expect(text.code).toBe(0);
+        expect(text.stdout).toContain("✔ 1 valid");
+        expect(text.stdout).toContain("4 files skipped: not regular files");
+        expect(text.stdout).toContain(
+          [
+            "Skipped",
+            "  special/null.sse: a character device, not a regular file",
+            "  special/pipe.sse: a FIFO, not a regular file",
+            "  special/socket.sse: a socket, not a regular file",
+            "  special/to-pipe.sse: a FIFO, not a regular file",
+          ].join("\n"),
+        );
+        const json = await run(["--json", "special"], { limitMs: 15_000 });
+        const lines = json.stdout
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line));
+        expect(lines.map((line) => line.input)).toEqual(["special/a.sse", undefined]);
+        expect(lines[1].summary).toMatchObject({
+          inputs: 1,
+          valid: 1,
+          unreadable: 0,
+          skippedFiles: {
+            count: 4,
+            examples: [
+              { input: "special/null.sse", what: "a character device" },
+              { input: "special/pipe.sse", what: "a FIFO" },
+              { input: "special/socket.sse", what: "a socket" },
+              { input: "special/to-pipe.sse", what: "a FIFO" },
+            ],
+          },
+        });
+      } finally {
+        server.close();
+      }
+    });
+
+    it("reads /dev/stdin and a FIFO given by name, alone or among files", async () => {
+      // stdin a pipe, as a shell makes it, and a socket, as Node's spawn makes it.
+      const script = `printf '%s' "$1" | "$2" "$3" /dev/stdin`;
+      const args = ["-c", script, "sh", VALID, process.execPath, CLI];
+      const piped = execFileSync("sh", args, { cwd: dir, encoding: "utf8" });
+      expect(piped).toContain("✔ valid  /dev/stdin (SSE)");
+      const alone = await run(["/dev/stdin"], { stdin: VALID });
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(alone.stdout).toContain("✔ valid  /dev/stdin (SSE)");
+      const among = await run(["--json", "/dev/stdin", await write("among.sse", VALID)], {
+        stdin: VALID,
+      });
+      expect(among.code, among.stderr).toBe(0);
+      expect(JSON.parse(among.stdout.split("\n")[0] ?? "")).toMatchObject({
+        valid: true,
+        input: "/dev/stdin",
+        counts: { events: 2 },
+      });
+      for (const args of [["named.sse"], ["--json", "named.sse", "among.sse"]]) {
+        await rm(join(dir, "named.sse"), { force: true });
+        await fifo("named.sse");
+        const result = run(args, { limitMs: 15_000 });
+        const handle = await writer("named.sse");
+        await handle.write(VALID);
+        await handle.close();
+        const r = await result;
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/✔ valid {2}named\.sse \(SSE\)|"input":"named\.sse"/);
+      }
+    });
+  },
+);
+
+describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits 130", () => {
+  it("while a stream waits: the summary, 'interrupted after N of M inputs', within a second", async () => {
+    await Promise.all(Array.from({ length: 300 }, (_, i) => write(`int/${i}.sse`, VALID)));
+    await fifo("int-wait.sse");
+    let handle: FileHandle | undefined;
+    let signalled = 0;
+    const r = await run(["int-wait.sse", "int"], {
+      limitMs: 30_000,
+      during: (child) => {
+        writer("int-wait.sse").then((h) => {
+          handle = h;
+          signalled = performance.now();
+          child.kill("SIGINT");
+        });
+      },
+    });
+    const took = performance.now() - signalled;
+    await handle?.close();
+    expect(r.hung).toBe(false);
+    expect(r.signal).toBe(null);
+    expect(r.code).toBe(130);
+    expect(took).toBeLessThan(5000);
+    // The stream comes first, so nothing after it was handed on.
+    expect(r.stdout).toContain("Checked 0 inputs");
+    expect(r.stdout).toContain("interrupted after 0 of 301 inputs");
+    expect(r.stderr).toBe("ag-ui-verify: interrupted after 0 of 301 inputs\n");
+  });
+
+  it("while workers check files: every input handed on is in the output and the summary", async () => {
+    await Promise.all(Array.from({ length: 300 }, (_, i) => write(`int/${i}.sse`, VALID)));
+    await rm(join(dir, "int-last.sse"), { force: true });
+    await fifo("int-last.sse");
+    let handle: FileHandle | undefined;
+    let signalled = 0;
+    const r = await run(["--json", "--jobs", "2", "int", "int-last.sse"], {
+      limitMs: 30_000,
+      during: (child) => {
+        writer("int-last.sse").then((h) => {
+          handle = h;
+          signalled = performance.now();
+          child.kill("SIGINT");
+        });
+      },
+    });
+    const took = performance.now() - signalled;
+    await handle?.close();
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(130);
+    expect(took).toBeLessThan(5000);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const { summary } = lines.pop();
+    const n = lines.length;
+    expect(n).toBeLessThanOrEqual(300);
+    expect(lines.map((line) => line.input)).toEqual(
+      [...Array(300).keys()]
+        .map((i) => `int/${i}.sse`)
+        .sort()
+        .slice(0, n),
+    );
+    expect(summary).toMatchObject({ inputs: n, valid: n, interrupted: { after: n, of: 301 } });
+    expect(r.stderr).toBe(`ag-ui-verify: interrupted after ${n} of 301 inputs\n`);
+  });
+
+  it.runIf(process.platform === "linux")(
+    "starts no more workers than there are cores (--jobs 256)",
+    async () => {
+      await Promise.all(Array.from({ length: 300 }, (_, i) => write(`int/${i}.sse`, VALID)));
+      await rm(join(dir, "int-wait.sse"), { force: true });
+      await fifo("int-wait.sse");
+      let threads = Number.NaN;
+      let handle: FileHandle | undefined;
+      const r = await run(["--jobs", "256", "int-wait.sse", "int"], {
+        limitMs: 30_000,
+        during: (child) => {
+          writer("int-wait.sse").then(async (h) => {
+            handle = h;
+            // Give every worker time to start, then count the command's threads.
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+            threads = Number(/^Threads:\s*(\d+)/m.exec(status)?.[1]);
+            child.kill("SIGINT");
+          });
+        },
+      });
+      await handle?.close();
+      expect(r.code).toBe(130);
+      // The main thread, a worker per core, and Node's own few (V8, libuv): far below 256.
+      expect(threads).toBeGreaterThan(availableParallelism());
+      expect(threads).toBeLessThan(availableParallelism() + 30);
+    },
+  );
 });
