@@ -22,11 +22,15 @@ A capture is a response body as recorded: SSE ("data: {...}" lines, each message
 a blank line) or JSON Lines (one event per line), detected from the first character ("{"
 or "[" means JSON Lines; --format overrides). A HAR file (the network export of a browser's
 DevTools) gives one input per text/event-stream response in it, named by method, URL and
-start time. One capture gets a full report; several get a summary: invalid inputs grouped
-by code, with the rule in words and the first few inputs with line numbers. A directory walk
-reads regular files only: FIFOs, sockets and devices found there are skipped, and listed; a
-path given by name is read as a stream, whatever it is (/dev/stdin, a FIFO). Ctrl-C stops a
-run of several inputs: the summary of those checked so far, then exit status 130.
+start time; an entry with no body recorded is unreadable (exit 2), and a HAR file over
+256 MiB (less on a small memory limit) is refused, as it is read whole. One capture gets a
+full report; several get a summary: invalid inputs grouped by code, with the rule in words
+and the first few inputs with line numbers.
+
+A directory walk reads regular files only: FIFOs, sockets and devices found there are
+skipped, and listed. A path given by name is read as a stream, whatever it is (/dev/stdin,
+a FIFO). Ctrl-C stops a run of several inputs: the summary of those checked so far, then
+exit status 130.
 
 Examples:
   ag-ui-verify examples/captures/chat.sse

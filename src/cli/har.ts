@@ -1,11 +1,13 @@
 /**
  * HAR files (the network export of Chrome, Firefox and Safari DevTools): every entry whose
  * response is `text/event-stream` is an input of its own, named by method, URL and the
- * entry's start time; base64 bodies are decoded.
+ * entry's start time; base64 bodies are decoded. A HAR file is read whole, so one larger
+ * than {@link HAR_MAX} is refused.
  * @module
  */
 
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 import { clip } from "../report/safe.ts";
 import { special } from "./inputs.ts";
 import { ioMessage, messageOf, NotRegular, UsageError } from "./problems.ts";
@@ -15,6 +17,16 @@ import type { Source } from "./read.ts";
 export type HarStream =
   | { readonly name: string; readonly body: Uint8Array; readonly problem?: undefined }
   | { readonly name: string; readonly body?: undefined; readonly problem: string };
+
+/**
+ * The largest HAR file read: 256 MiB, or an eighth of the JavaScript heap when that is
+ * less. Parsing holds the text and the parsed entries at once, about three times the file
+ * (twice that for text that is not ASCII), and several workers may parse at once.
+ */
+export const HAR_MAX = Math.min(
+  256 * 1024 ** 2,
+  Math.floor(getHeapStatistics().heap_size_limit / 8),
+);
 
 const get = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
@@ -33,11 +45,19 @@ function sseResponse(response: unknown): boolean {
   );
 }
 
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+function tooLarge(path: string, size: number): UsageError {
+  return new UsageError(
+    `${JSON.stringify(path)} is too large: ${mib(size)}, over the ${mib(HAR_MAX)} a HAR file may have here (it is read whole); split it, or save its event streams as captures`,
+  );
+}
+
 /**
  * The event streams of the HAR file at `path` (their bodies decoded one at a time, as they
  * are read), and how many entries were something else. Throws a {@link UsageError} when
- * the file cannot be read or is not a HAR file; a {@link NotRegular} when it is a FIFO, a
- * device….
+ * the file cannot be read, is too large or is not a HAR file; a {@link NotRegular} when it
+ * is a FIFO, a device….
  */
 export function readHar(path: string): { streams: Iterable<HarStream>; skipped: number } {
   const what = JSON.stringify(path);
@@ -52,6 +72,7 @@ export function readHar(path: string): { streams: Iterable<HarStream>; skipped: 
     const stats = fstatSync(fd);
     if (stats.isDirectory()) throw new UsageError(`cannot read ${what}: it is a directory`);
     if (!stats.isFile()) throw new NotRegular(path, special(stats));
+    if (stats.size > HAR_MAX) throw tooLarge(path, stats.size);
     content = readFileSync(fd, "utf8");
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -62,14 +83,22 @@ export function readHar(path: string): { streams: Iterable<HarStream>; skipped: 
   return parseHar(content, path);
 }
 
-/** {@link readHar} for a HAR file given as a stream (a FIFO). */
+/** {@link readHar} for a HAR file given as a stream (a FIFO): read up to {@link HAR_MAX}. */
 export async function readHarStream(
   source: Source,
   path: string,
 ): Promise<{ streams: Iterable<HarStream>; skipped: number }> {
   const parts: Uint8Array[] = [];
+  let size = 0;
   try {
-    for await (const chunk of source) parts.push(chunk);
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > HAR_MAX) {
+        source.destroy();
+        throw tooLarge(path, size);
+      }
+      parts.push(chunk);
+    }
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(ioMessage(error, JSON.stringify(path)));
@@ -99,7 +128,13 @@ function parseHar(
       const url = clip(text(get(request, "url")), 2000);
       const name = `${path}: ${clip(text(get(request, "method")), 100)} ${url} ${clip(text(get(entry, "startedDateTime")), 100)}`;
       const content = get(get(entry, "response"), "content");
-      const body = text(get(content, "text"));
+      const body = get(content, "text");
+      const size = get(content, "size");
+      // No text, or none for a body the HAR says had bytes: the browser did not keep it.
+      if (typeof body !== "string" || (body === "" && typeof size === "number" && size > 0)) {
+        yield { name, problem: `${name}: no body recorded` };
+        continue;
+      }
       const base64 = get(content, "encoding") === "base64";
       yield { name, body: Buffer.from(body, base64 ? "base64" : "utf8") };
     }

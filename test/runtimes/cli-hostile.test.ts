@@ -12,6 +12,7 @@ import {
   readFile,
   rm,
   symlink,
+  truncate,
   writeFile,
 } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -579,4 +580,71 @@ describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits
       expect(threads).toBeLessThan(availableParallelism() + 30);
     },
   );
+});
+
+describe("HAR files: an entry without a body is unreadable; a huge file is refused", () => {
+  const entry = (url: string, content: Record<string, unknown>) => ({
+    startedDateTime: "2026-03-02T09:15:30.000Z",
+    request: { method: "POST", url },
+    response: { status: 200, content: { mimeType: "text/event-stream", ...content } },
+  });
+
+  it("reports an entry that recorded no response body as 'no body recorded', exit 2", async () => {
+    const har = {
+      log: {
+        entries: [
+          entry("https://x.example/none", { size: 0 }),
+          entry("https://x.example/dropped", { size: 1234, text: "" }),
+          entry("https://x.example/ok", { size: VALID.length, text: VALID }),
+          entry("https://x.example/empty", { size: 0, text: "" }),
+        ],
+      },
+    };
+    const file = await write("bodies.har", JSON.stringify(har));
+    const name = (path: string) =>
+      `${file}: POST https://x.example/${path} 2026-03-02T09:15:30.000Z`;
+    const json = await run(["--json", file]);
+    expect(json.code).toBe(2);
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.slice(0, 2)).toEqual([
+      { valid: false, input: name("none"), usageError: `${name("none")}: no body recorded` },
+      { valid: false, input: name("dropped"), usageError: `${name("dropped")}: no body recorded` },
+    ]);
+    expect(lines[2]).toMatchObject({ valid: true, input: name("ok") });
+    // A body recorded as empty is a body: the verdict is on it.
+    expect(lines[3]).toMatchObject({
+      valid: false,
+      input: name("empty"),
+      error: { code: "STREAM_ENDED_BEFORE_RUN_STARTED" },
+    });
+    expect(lines[4].summary).toMatchObject({ inputs: 2, valid: 1, invalid: 1, unreadable: 2 });
+    expect(json.stderr.split("\n").slice(0, 2)).toEqual([
+      `ag-ui-verify: ${name("none")}: no body recorded`,
+      `ag-ui-verify: ${name("dropped")}: no body recorded`,
+    ]);
+    const text = await run([file]);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain(`Unreadable\n  ${name("none")}: no body recorded\n`);
+  });
+
+  it("refuses a HAR file larger than it can read, saying so, before reading it", async () => {
+    const file = await write("huge.har", "");
+    await truncate(join(dir, file), 600 * 1024 ** 2); // sparse: no bytes written
+    const small = await write("small.sse", VALID);
+    const r = await run(["--json", file, small], { limitMs: 20_000 });
+    expect(r.code).toBe(2);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ valid: false, input: file });
+    expect(lines[0].usageError).toMatch(
+      /^"huge\.har" is too large: 600\.0 MiB, over the \d+\.\d MiB a HAR file may have here \(it is read whole\)/,
+    );
+    expect(lines[1]).toMatchObject({ valid: true, input: small });
+    expect(r.stderr).not.toContain("internal error");
+  });
 });
