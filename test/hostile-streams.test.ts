@@ -182,6 +182,18 @@ describe("one huge chunk through SseDecoderStream and VerifyingTransformStream",
     expect({ read, checked }).toEqual({ read: n + 2, checked: n + 2 });
   });
 
+  it("fails cleanly when a value before data that is not JSON breaks a rule", async () => {
+    // Node 20 threw an uncaught TypeError here when the decoder terminated its stream.
+    const sse = `${RS}\n\ndata: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\ndata: x\n\n`;
+    const reader = body([utf8.encode(sse)])
+      .pipeThrough(new SseDecoderStream())
+      .pipeThrough(new VerifyingTransformStream())
+      .getReader();
+    expect((await reader.read()).value).toMatchObject({ type: "RUN_STARTED" });
+    await expect(reader.read()).rejects.toMatchObject({ code: "TEXT_MESSAGE_NOT_OPEN" });
+    await new Promise((r) => setTimeout(r, 20));
+  });
+
   it("still cancels its source when the reader cancels", async () => {
     const reason = new Error("not needed");
     let cancelled: unknown;

@@ -9,7 +9,8 @@ import type { AgUiEvent } from "../events/index.ts";
  * A `TransformStream` from events to SSE bytes: one `data: <json>` line and a blank line
  * per event. JSON never contains a raw line break, so each event is exactly one message,
  * and decoding the output gives the events back. A value JSON cannot represent (a
- * `BigInt`, a cycle, `undefined`) errors the stream with a `TypeError`.
+ * `BigInt`, a cycle, `undefined`, nesting too deep to write) errors the stream with a
+ * `TypeError`, whose `cause` is what `JSON.stringify` threw, if anything.
  *
  * @example
  * ```ts
@@ -29,7 +30,13 @@ export class SseEncoderStream extends TransformStream<AgUiEvent, Uint8Array> {
     const utf8 = new TextEncoder();
     super({
       transform(event, controller) {
-        const json: unknown = JSON.stringify(event);
+        let json: unknown;
+        try {
+          json = JSON.stringify(event);
+        } catch (cause) {
+          // A RangeError (too deep) too: what reaches the reader is this contract's TypeError.
+          throw new TypeError("SseEncoderStream: the event cannot be encoded as JSON", { cause });
+        }
         if (typeof json !== "string") {
           throw new TypeError(`SseEncoderStream: ${typeof event} cannot be encoded as JSON`);
         }
