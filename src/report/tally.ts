@@ -5,6 +5,7 @@
  */
 
 import type { SsePosition } from "../sse/positions.ts";
+import { clip } from "./safe.ts";
 
 /** How a run ended: its `RUN_FINISHED` outcome, or its `RUN_ERROR`. */
 export interface RunOutcome {
@@ -54,10 +55,14 @@ const CHUNK_KINDS = new Map<string, [kind: Kind, idField: string]>([
   ["REASONING_MESSAGE_CHUNK", ["reasoningMessages", "messageId"]],
 ]);
 
+/** The longest RUN_ERROR message or code kept (a report holds it, in --json too). */
+const OUTCOME_MAX = 2000;
+
 function outcomeOf(event: Rec): RunOutcome {
   if (event.type === "RUN_ERROR") {
-    const code = str(event.code);
-    const message = str(event.message) ?? "";
+    const found = str(event.code);
+    const code = found === undefined ? undefined : clip(found, OUTCOME_MAX);
+    const message = clip(str(event.message) ?? "", OUTCOME_MAX);
     return { event: "RUN_ERROR", type: "error", message, ...(code === undefined ? {} : { code }) };
   }
   const type = str(get(event.outcome, "type")) ?? "success";

@@ -262,6 +262,21 @@ describe("each message once, and every message bounded", () => {
     }
     expect((await run([valid])).stdout).toMatch(/… and 2\d\d more types/);
   });
+
+  it("keeps a huge RUN_ERROR message and code short, in --json too", async () => {
+    const huge = "e".repeat(1_000_000);
+    const file = await write(
+      "huge-error.sse",
+      sse([START, { type: "RUN_ERROR", message: huge, code: huge }]),
+    );
+    for (const args of [[file], ["--json", file], ["--json", file, file]]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout.length, args.join(" ")).toBeLessThan(12_000);
+    }
+    const { outcome } = JSON.parse((await run(["--json", file])).stdout);
+    expect(outcome.message).toBe(`${"e".repeat(2000)}… (1,000,000 characters)`);
+  });
 });
 
 describe("numeric flags are range-checked; --jobs is lowered to the cores there are", () => {
