@@ -6,12 +6,11 @@
  * @module
  */
 
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
 import { clip } from "../report/safe.ts";
-import { special } from "./inputs.ts";
-import { ioMessage, messageOf, NotRegular, UsageError } from "./problems.ts";
-import type { Source } from "./read.ts";
+import { ioMessage, messageOf, UsageError } from "./problems.ts";
+import { openRegular, type Source } from "./read.ts";
 
 /** One SSE response of a HAR file: its body, or why there is none to check. */
 export type HarStream =
@@ -60,23 +59,14 @@ function tooLarge(path: string, size: number): UsageError {
  * is a FIFO, a device….
  */
 export function readHar(path: string): { streams: Iterable<HarStream>; skipped: number } {
-  const what = JSON.stringify(path);
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    throw new UsageError(ioMessage(error, what));
-  }
+  const { fd, size } = openRegular(path);
   let content: string;
   try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) throw new UsageError(`cannot read ${what}: it is a directory`);
-    if (!stats.isFile()) throw new NotRegular(path, special(stats));
-    if (stats.size > HAR_MAX) throw tooLarge(path, stats.size);
+    if (size > HAR_MAX) throw tooLarge(path, size);
     content = readFileSync(fd, "utf8");
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(ioMessage(error, what));
+    throw new UsageError(ioMessage(error, JSON.stringify(path)));
   } finally {
     closeSync(fd);
   }

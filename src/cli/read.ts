@@ -12,6 +12,7 @@ import {
   openSync,
   readSync,
   type Stats,
+  statSync,
 } from "node:fs";
 import { Socket } from "node:net";
 import process from "node:process";
@@ -23,9 +24,35 @@ import { ioMessage, NotRegular, UsageError } from "./problems.ts";
 
 /**
  * Opening never waits: a FIFO without a writer opens at once (and its reads wait, in the
- * event loop); a walk's file that turns out to be one is not read at all.
+ * event loop); a walk's file that turns out to be one is not read at all. Nor does it make
+ * a terminal the command's own.
  */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/**
+ * Opens the regular file at `path` (a symbolic link is followed), checking before the open
+ * (opening a device can do things) and after it (the path may change in between). Throws a
+ * {@link NotRegular} for a FIFO, a device…, a {@link UsageError} when it cannot be read.
+ */
+export function openRegular(path: string): { fd: number; size: number } {
+  const what = JSON.stringify(path);
+  const check = (stats: Stats) => {
+    if (stats.isDirectory()) throw new UsageError(`cannot read ${what}: it is a directory`);
+    if (!stats.isFile()) throw new NotRegular(path, special(stats));
+  };
+  let fd: number | undefined;
+  try {
+    check(statSync(path));
+    fd = openSync(path, OPEN_FLAGS);
+    const stats = fstatSync(fd);
+    check(stats);
+    return { fd, size: stats.size };
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(ioMessage(error, what));
+  }
+}
 
 function result(check: Check, input: string, start: number): Result {
   return {
@@ -84,12 +111,8 @@ export function checkFile(path: string, options: CheckOptions): Result {
       throw new UsageError(ioMessage(error, JSON.stringify(path)));
     }
   };
-  const fd = io(() => openSync(path, OPEN_FLAGS));
+  const { fd } = openRegular(path);
   try {
-    const stats = io(() => fstatSync(fd));
-    if (stats.isDirectory())
-      throw new UsageError(`cannot read ${JSON.stringify(path)}: it is a directory`);
-    if (!stats.isFile()) throw new NotRegular(path, special(stats));
     return twice(path, options, (check) => {
       for (let at = 0; ; ) {
         const n = io(() => readSync(fd, buffer, 0, CHUNK, at));
