@@ -5,7 +5,7 @@
  */
 
 import { SseDecodeFailure } from "../errors.ts";
-import { type Format, JsonLines, sniff } from "../sse/json-lines.ts";
+import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
 import { Linter } from "./linter.ts";
 import type { LintOptions, LintReport } from "./types.ts";
@@ -60,7 +60,6 @@ export class LintReader {
   #decoder: LintDecoder | undefined;
   #lines: JsonLines | undefined;
   #held: Uint8Array[] = [];
-  #heldBytes = 0;
   #stopped = false;
 
   constructor(options: LintOptions & { readonly format?: Format | undefined } = {}) {
@@ -76,12 +75,14 @@ export class LintReader {
       this.#feed(chunk);
       return;
     }
-    this.#held.push(chunk.slice());
-    this.#heldBytes += chunk.length;
-    const held = joined(this.#held, this.#heldBytes);
-    this.#held = [held];
+    // Copied (the caller may reuse its buffer) with what came before, while the format is
+    // not told: at most SNIFF_LIMIT bytes.
+    const held = concat([...this.#held, chunk]);
     const format = this.format ?? sniff(held);
-    if (format === undefined && held.length < SNIFF_LIMIT) return;
+    if (format === undefined && held.length < SNIFF_LIMIT) {
+      this.#held = [held];
+      return;
+    }
     this.#held = [];
     this.#start(format ?? "sse");
     this.#feed(held);
@@ -90,7 +91,7 @@ export class LintReader {
   /** Ends the input: a last line without its line end, then the end-of-input checks. */
   finish(): LintReport {
     if (this.#decoder === undefined && this.#lines === undefined) {
-      const held = joined(this.#held, this.#heldBytes);
+      const held = concat(this.#held);
       this.#start(this.format ?? sniff(held) ?? "sse");
       this.#feed(held);
     }
@@ -156,18 +157,6 @@ function ignoredLine(line: string | undefined): Warning {
 
 function quote(text: string): string {
   return text.length <= 100 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 100))}…`;
-}
-
-/** `parts` (holding `length` bytes) as one array. */
-function joined(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1 && parts[0]?.length === length) return parts[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**
