@@ -1,0 +1,156 @@
+/**
+ * The text report of one linted input (SPEC §18.3): every finding, errors first in input
+ * order, then warnings; the first error with its context (the rule in words, the line and
+ * byte offset, the events before it); each finding ending with its rule page's anchor.
+ * Plain data in (a LintReport and the input's name), a string out, no I/O: the command and
+ * the test helpers print exactly this.
+ * @module
+ */
+
+import type { Finding, LintReport } from "../lint/types.ts";
+import { describeCode, errorsFirst } from "./formats-shared.ts";
+import { count, formatBytes, plural, ruleLines, type Style, style, wrap } from "./render.ts";
+import { clip, escapeControls, previewLine, shown } from "./safe.ts";
+
+/** One input to show: its name (a HAR entry's URL after it) and what linting it gave. */
+export interface TextInput {
+  /** The file name as given, `-` for stdin, the HAR file's path, or the URL. */
+  readonly name: string;
+  /** A HAR entry: its method, URL and start time. */
+  readonly url?: string | undefined;
+  readonly report: LintReport;
+  /** SSE: a last message with no blank line after it, which SSE discards. */
+  readonly unterminated?: { readonly line: number; readonly offset: number } | undefined;
+  /** The input was one JSON array of events (read as a list, without lines). */
+  readonly array?: boolean | undefined;
+  /** `--url`: a live stream. */
+  readonly live?: boolean | undefined;
+}
+
+/** Where a code's rule page is, from the working directory of the repository or package. */
+export const RULES_PAGE = "docs/rules.md";
+
+/** `docs/rules.md#<code in lower case>`. */
+export const ruleAnchor = (code: string): string => `${RULES_PAGE}#${code.toLowerCase()}`;
+
+/** The longest input name shown (a HAR entry's name holds its URL). */
+const NAME_MAX = 1000;
+/** The most findings the text lists (the rest are counted). */
+const FINDINGS_MAX = 200;
+
+/** The name an input is shown by: its path, and a HAR entry's URL after it. */
+export const displayName = (input: { name: string; url?: string | undefined }): string =>
+  input.url === undefined ? input.name : `${input.name}: ${input.url}`;
+
+function formatName(input: TextInput): string {
+  if (input.live === true) return "live SSE";
+  if (input.array === true) return "JSON array";
+  return input.report.input?.format === "jsonl" ? "JSON Lines" : "SSE";
+}
+
+/** A finding's message, with its code when the message does not name it. */
+function messageOf(f: Finding, report: LintReport): string {
+  const empty =
+    report.input?.bytes === 0 && f.code === "STREAM_ENDED_BEFORE_RUN_STARTED"
+      ? "empty input (0 bytes): "
+      : "";
+  const text = empty + shown(f.message, 4000);
+  return f.message.includes(`[${f.code}`) ? text : `${text} [${shown(f.code, 100)}]`;
+}
+
+/** `(400 events, #3 to #402)` for a merged finding. */
+const times = (f: Finding): string =>
+  f.count > 1 ? ` (${plural(f.count, "event")}, #${f.index} to #${f.lastIndex})` : "";
+
+/** One finding's line: its mark, line, message, how many, and its rule page. */
+function findingLine(f: Finding, report: LintReport, s: Style): string {
+  const mark = f.severity === "error" ? s.red("✘") : s.yellow("!");
+  const where = f.line === undefined ? "" : s.dim(`line ${count(f.line)}  `);
+  return `  ${mark} ${where}${messageOf(f, report)}${times(f)}  ${s.dim(ruleAnchor(f.code))}`;
+}
+
+/** The first error's context: the rule in words, where, the events before it. */
+function contextLines(f: Finding, input: TextInput, s: Style): string[] {
+  const lines: string[] = [];
+  const { report } = input;
+  if (f.rule !== undefined) lines.push(ruleLines(f.code, f.rule, s, "      "));
+  else lines.push(wrap("      ", describeCode(f.code)));
+  const atEnd = f.code.startsWith("STREAM_ENDED");
+  const jsonl = report.input?.format === "jsonl" && input.array !== true;
+  if (report.input?.bytes === 0 && f.code === "STREAM_ENDED_BEFORE_RUN_STARTED") {
+    lines.push("      The input is empty (0 bytes): nothing was sent, so no run was opened.");
+  } else if (f.line !== undefined && f.offset !== undefined) {
+    const at = `line ${f.line}, byte offset ${f.offset}`;
+    if (atEnd) lines.push(`      At the end of the input: ${at}.`);
+    else if (jsonl) {
+      const shared = f.message.startsWith("SSE message")
+        ? " (a JSON line: the message's wording is the SSE decoder's)"
+        : "";
+      lines.push(`      At ${at}, where the offending JSON line starts${shared}.`);
+    } else lines.push(`      At ${at}, where the offending SSE message starts.`);
+  }
+  if (atEnd && input.unterminated !== undefined) {
+    const u = input.unterminated;
+    const note = `the last SSE message (line ${u.line}, byte offset ${u.offset}) has no blank line after it, so SSE discards it.`;
+    lines.push(`      ${s.yellow("Note:")}${wrap("      Note: ", note).slice(11)}`);
+  }
+  const before = f.before ?? [];
+  if (before.length > 0) {
+    const n = plural(before.length, "event");
+    lines.push("", atEnd ? `      The last ${n}:` : `      The ${n} before it:`);
+    const first = f.index - before.length;
+    const width = `#${f.index}`.length;
+    before.forEach((event, i) => {
+      const { type, ...rest } =
+        typeof event === "object" && event !== null && !Array.isArray(event)
+          ? (event as Record<string, unknown>)
+          : { type: undefined };
+      const fields = previewLine(rest, 80);
+      const label = s.dim(`#${first + i}`.padEnd(width));
+      lines.push(`        ${label}  ${s.cyan(shown(String(type), 60))} ${fields}`);
+    });
+  }
+  return lines;
+}
+
+/**
+ * The text report of one input, as the command prints it (colours from `s`; without one,
+ * none). Every piece of input text is escaped for a terminal.
+ */
+export function lintText(input: TextInput, s: Style = style(false)): string {
+  const { report } = input;
+  const what = `${shown(displayName(input), NAME_MAX)} ${s.dim(`(${formatName(input)})`)}`;
+  const verdict = report.valid ? s.green(s.bold("✔ valid")) : s.red(s.bold("✘ invalid"));
+  const counts = `${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}`;
+  const lines = [`${verdict}  ${what}: ${counts}`];
+  const findings = errorsFirst(report.findings);
+  const firstError = findings.find((f) => f.severity === "error");
+  let shownCount = 0;
+  let heading: string | undefined;
+  for (const f of findings) {
+    if (shownCount++ >= FINDINGS_MAX) break;
+    const head = f.severity === "error" ? "Errors" : "Warnings";
+    if (head !== heading) {
+      lines.push("", s.bold(head));
+      heading = head;
+    }
+    lines.push(findingLine(f, report, s));
+    if (f === firstError) lines.push(...contextLines(f, input, s), "");
+  }
+  const hidden = findings.length - Math.min(findings.length, FINDINGS_MAX) + report.omitted;
+  if (hidden > 0) lines.push(`  … and ${plural(hidden, "more finding")}`);
+  if (lines[lines.length - 1] !== "") lines.push("");
+  const size = report.input === undefined ? "" : `${formatBytes(report.input.bytes)}, `;
+  lines.push(s.dim(`  Read ${size}${plural(report.events, "event")}.`), "");
+  return lines.join("\n");
+}
+
+/** The one line on stderr, for logs, about an invalid input: its name, line, code. */
+export function invalidLine(input: TextInput): string | undefined {
+  const f = input.report.findings.find((x) => x.severity === "error");
+  if (input.report.valid) return undefined;
+  if (f === undefined) return `invalid stream (${shown(displayName(input), NAME_MAX)})`;
+  const where = f.line === undefined ? "" : `, line ${f.line}`;
+  const rule = f.rule === undefined ? "" : ` (rule ${f.rule})`;
+  return `invalid stream (${shown(displayName(input), NAME_MAX)}${where}): ${escapeControls(clip(f.code, 100))}${rule} at index ${f.index}`;
+}
