@@ -3,11 +3,11 @@
  * @module
  */
 
+import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { SsePositionDecoder, SseReleaseDecoder } from "../sse/positions.ts";
 import { Verifier, type VerifierOptions } from "../verify/verifier.ts";
-import { HeldBytes } from "../_util/held-bytes.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
