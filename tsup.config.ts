@@ -48,8 +48,9 @@ export default defineConfig([
     format: ["esm", "cjs"],
     sourcemap: true,
     esbuildPlugins: [modules],
-    // The builds below write dist/schema.* and dist/cli.js; all run at once, so spare them.
-    clean: ["!cli.js", "!schema.*"],
+    // `npm run build` empties dist/ first: the three builds run at once, and a clean
+    // inside one of them raced with the others' output.
+    clean: false,
     target: "es2022",
     platform: "neutral",
   },
