@@ -24,6 +24,16 @@ export interface PatchFailure {
   readonly reason: string;
 }
 
+/** The operations the library writes nothing but the document for. */
+const STANDARD: ReadonlySet<unknown> = new Set([
+  "add",
+  "remove",
+  "replace",
+  "move",
+  "copy",
+  "test",
+]);
+
 /** Puts one changed place back. */
 type Undo = () => void;
 
@@ -95,20 +105,24 @@ export class PatchDoc {
           doc = jsonpatch.applyOperation(doc, op as Operation, true, true, true, at).newDocument;
           continue;
         }
-        // A copy, because the library writes to some operations (`_get` stores its value),
-        // with a value of its own, so that the document never holds the input's objects.
-        const own: Rec = { ...op };
-        jsonpatch.validator(own as unknown as Operation, at);
-        const kind = own.op;
-        const path = own.path as string;
-        if ((kind === "add" || kind === "replace") && typeof own.value === "object") {
-          own.value = jsonpatch.deepClone(own.value);
+        const kind = op.op;
+        const inserts = kind === "add" || kind === "replace";
+        let own: Rec = op;
+        if (!STANDARD.has(kind) || (inserts && typeof op.value === "object" && op.value !== null)) {
+          // A copy, because the library writes to some operations (`_get` stores its value),
+          // with a value of its own, so that the document never holds the input's objects
+          // (copied once the library would accept it: a copy drops what JSON cannot hold).
+          own = { ...op };
+          jsonpatch.validator(own as unknown as Operation, at);
+          if (inserts) own.value = jsonpatch.deepClone(own.value);
         }
+        const path = own.path;
         if (kind === "move" && own.from === "" && path !== "") cyclic = true;
         const place =
           !backedUp &&
+          typeof path === "string" &&
           path !== "" &&
-          (kind === "add" || kind === "remove" || kind === "replace" || kind === "copy")
+          (inserts || kind === "remove" || kind === "copy")
             ? placeOf(doc, path)
             : undefined;
         const before = place === undefined ? undefined : remember(place, kind as string);
