@@ -66,13 +66,16 @@ export class JsonText {
   #read = 0;
   #failedAt = -1;
 
-  /** Reads the next piece of the text. */
-  feed(text: string): void {
+  /**
+   * Reads the next piece of the text; returns where in it the text broke, when it did in this
+   * piece, else -1.
+   */
+  feed(text: string): number {
     const n = text.length;
     let state = this.#state;
     if (n === 0 || state === FAILED) {
       this.#read += n;
-      return;
+      return -1;
     }
     let i = 0;
     while (i < n && state !== FAILED) {
@@ -85,7 +88,7 @@ export class JsonText {
             if (++i === n) {
               this.#state = STRING;
               this.#read += n;
-              return;
+              return -1;
             }
             d = text.charCodeAt(i);
           }
@@ -187,9 +190,12 @@ export class JsonText {
           continue;
       }
     }
-    if (state === FAILED) this.#failedAt = this.#read + i - 1;
     this.#state = state;
-    this.#read += n;
+    const read = this.#read;
+    this.#read = read + n;
+    if (state !== FAILED) return -1;
+    this.#failedAt = read + i - 1;
+    return i - 1;
   }
 
   /** How many characters were read. */

@@ -347,14 +347,9 @@ export class ClientWatch {
       args.json = undefined;
       return;
     }
-    const before = json.length;
-    const broken = json.failedAt >= 0;
-    json.feed(piece);
     this.#argsHeld += piece.length;
-    if (!broken && json.failedAt >= 0) {
-      const at = json.failedAt - before;
-      args.near = piece.slice(Math.max(0, at - 20), at + 20);
-    }
+    const at = json.feed(piece);
+    if (at >= 0) args.near = piece.slice(Math.max(0, at - 20), at + 20);
   }
 
   #toolEnd(e: Rec): readonly Warning[] | undefined {
