@@ -54,16 +54,16 @@ const NULL_FREE: { readonly [type: string]: readonly string[] } = {
 export class ClientModel {
   readonly #maxIds: number;
   /** The message and reasoning owners 1.0.0 keeps per run, as the verifier does. */
-  #messages = new Map<string, Owner>();
-  #reasoning = new Map<string, Owner>();
+  #messages: Map<string, Owner> | undefined;
+  #reasoning: Map<string, Owner> | undefined;
   /**
    * The tool calls whose owner in 1.0.0 may differ from the verifier's (a non-assistant
    * message named them last, or first in the input echo): that owner. For every other id
    * the two registries agree, so a check of 1.0.0 on it passes when the verifier's did.
    */
-  #overlay = new Map<string, Owner>();
+  #overlay: Map<string, Owner> | undefined;
   /** Open reasoning blocks (REASONING_START without its REASONING_END yet). */
-  #blocks = new Set<string>();
+  #blocks: Set<string> | undefined;
 
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
@@ -100,10 +100,10 @@ export class ClientModel {
 
   runStarted(e: Rec, phase: RunPhase): Rejection | undefined {
     if (phase === FINISHED || phase === ERRORED) {
-      this.#messages = new Map();
-      this.#reasoning = new Map();
-      this.#overlay = new Map();
-      this.#blocks = new Set();
+      this.#messages = undefined;
+      this.#reasoning = undefined;
+      this.#overlay = undefined;
+      this.#blocks = undefined;
     }
     const input = e.input;
     return this.#seed(isRecord(input) ? input.messages : undefined, false, "input.messages");
@@ -127,40 +127,42 @@ export class ClientModel {
         }
       }
     }
-    if (this.#blocks.size > 0) {
+    const blocks = this.#blocks;
+    if (blocks !== undefined && blocks.size > 0) {
       const open = listed(
-        (function* (blocks) {
+        (function* () {
           for (const id of blocks) yield q(id);
-        })(this.#blocks),
-        this.#blocks.size,
+        })(),
+        blocks.size,
       );
       return reject(
-        `reasoning block ${open} ${this.#blocks.size === 1 ? "is" : "are"} still open, and @ag-ui/client 1.0.0 requires each REASONING_START ended by its REASONING_END before RUN_FINISHED`,
+        `reasoning block ${open} ${blocks.size === 1 ? "is" : "are"} still open, and @ag-ui/client 1.0.0 requires each REASONING_START ended by its REASONING_END before RUN_FINISHED`,
       );
     }
     return undefined;
   }
 
   textMessageStart(e: Rec): undefined {
-    recordIfNone(this.#messages, e.messageId as string, tagOf(e));
+    recordIfNone(this.#messageOwners(), e.messageId as string, tagOf(e));
     return undefined;
   }
 
   toolCallResult(e: Rec): undefined {
-    this.#messages.set(e.messageId as string, tagOf(e));
+    this.#messageOwners().set(e.messageId as string, tagOf(e));
     return undefined;
   }
 
   toolCallStart(e: Rec): Rejection | undefined {
-    if (this.#overlay.size === 0) return undefined;
+    const overlay = this.#overlay;
+    if (overlay === undefined || overlay.size === 0) return undefined;
     const id = e.toolCallId as string;
-    const owner = this.#overlay.get(id);
+    const owner = overlay.get(id);
     // Not in the overlay: the client decides and records as the verifier did.
     if (owner === undefined) return undefined;
     const tag = e.subagentRunId as string | undefined;
     if (tag !== undefined) return tag === owner ? undefined : this.#toolCallOwner(id, owner, tag);
     const parentId = e.parentMessageId as string | undefined;
-    const inherited = parentId === undefined ? undefined : this.#messages.get(parentId);
+    const inherited = parentId === undefined ? undefined : this.#messages?.get(parentId);
     if (inherited === undefined || inherited === owner) return undefined;
     return reject(
       `@ag-ui/client 1.0.0 holds tool call ${q(id)} as owned by ${ownerName(owner)} (it also reads the toolCalls of non-assistant messages), but its parent message ${q(parentId as string)} is owned by ${ownerName(inherited)}`,
@@ -170,11 +172,12 @@ export class ClientModel {
 
   /** TOOL_CALL_ARGS and TOOL_CALL_END: a tag must agree with the client's owner of the call. */
   toolCallContinues(e: Rec): Rejection | undefined {
-    if (this.#overlay.size === 0) return undefined;
+    const overlay = this.#overlay;
+    if (overlay === undefined || overlay.size === 0) return undefined;
     const tag = e.subagentRunId;
     if (tag === undefined) return undefined;
     const id = e.toolCallId as string;
-    const owner = this.#overlay.get(id);
+    const owner = overlay.get(id);
     return owner === undefined || owner === tag
       ? undefined
       : this.#toolCallOwner(id, owner, tag as string);
@@ -182,25 +185,26 @@ export class ClientModel {
 
   reasoningStart(e: Rec): Rejection | undefined {
     const id = e.messageId as string;
-    if (this.#blocks.has(id)) {
+    const blocks = this.#blocks ?? this.#newBlocks();
+    if (blocks.has(id)) {
       return reject(
         `reasoning block ${q(id)} is already open, and @ag-ui/client 1.0.0 rejects a second REASONING_START before its REASONING_END`,
         "messageId",
       );
     }
-    recordIfNone(this.#reasoning, id, tagOf(e));
-    this.#blocks.add(id);
+    recordIfNone(this.#reasoningOwners(), id, tagOf(e));
+    blocks.add(id);
     return undefined;
   }
 
   reasoningMessageStart(e: Rec): undefined {
-    recordIfNone(this.#reasoning, e.messageId as string, tagOf(e));
+    recordIfNone(this.#reasoningOwners(), e.messageId as string, tagOf(e));
     return undefined;
   }
 
   reasoningEnd(e: Rec): Rejection | undefined {
     const id = e.messageId as string;
-    if (!this.#blocks.delete(id)) {
+    if (this.#blocks?.delete(id) !== true) {
       return reject(
         `reasoning block ${q(id)} is not open, and @ag-ui/client 1.0.0 rejects a REASONING_END without its REASONING_START`,
         "messageId",
@@ -216,12 +220,12 @@ export class ClientModel {
     if (tag === undefined || subtype === "message") return undefined;
     const id = e.entityId as string;
     if (subtype === "tool-call") {
-      const owner = this.#overlay.get(id);
+      const owner = this.#overlay?.get(id);
       return owner === undefined || owner === tag
         ? undefined
         : this.#toolCallOwner(id, owner, tag as string);
     }
-    const owner = this.#reasoning.get(id);
+    const owner = this.#reasoning?.get(id);
     if (owner === undefined || owner === tag) return undefined;
     return reject(
       `@ag-ui/client 1.0.0 reads an encrypted value of subtype ${q(subtype)} as one of a reasoning message, and reasoning message ${q(id)} is owned by ${ownerName(owner)}, not subagent ${q(tag as string)}`,
@@ -272,6 +276,27 @@ export class ClientModel {
     return undefined;
   }
 
+  // Each registry is made when first written: most streams need few of them.
+  #messageOwners(): Map<string, Owner> {
+    if (this.#messages === undefined) this.#messages = new Map();
+    return this.#messages;
+  }
+
+  #reasoningOwners(): Map<string, Owner> {
+    if (this.#reasoning === undefined) this.#reasoning = new Map();
+    return this.#reasoning;
+  }
+
+  #overlayOwners(): Map<string, Owner> {
+    if (this.#overlay === undefined) this.#overlay = new Map();
+    return this.#overlay;
+  }
+
+  #newBlocks(): Set<string> {
+    this.#blocks = new Set();
+    return this.#blocks;
+  }
+
   #toolCallOwner(id: string, owner: Owner, tag: string): Rejection {
     return reject(
       `@ag-ui/client 1.0.0 holds tool call ${q(id)} as owned by ${ownerName(owner)} (it also reads the toolCalls of non-assistant messages), not subagent ${q(tag)}`,
@@ -298,7 +323,7 @@ export class ClientModel {
       const role = m.role as string;
       const owner = tagOf(m);
       if (role !== "activity") {
-        const registry = role === "reasoning" ? this.#reasoning : this.#messages;
+        const registry = role === "reasoning" ? this.#reasoningOwners() : this.#messageOwners();
         if (authoritative || !registry.has(id)) registry.set(id, owner);
       }
       const calls = m.toolCalls;
@@ -320,13 +345,13 @@ export class ClientModel {
         const callId = call.id;
         if (authoritative) {
           // The verifier takes an assistant's calls too: the two agree on them again.
-          if (assistant) this.#overlay.delete(callId);
-          else this.#overlay.set(callId, owner);
+          if (assistant) this.#overlay?.delete(callId);
+          else this.#overlayOwners().set(callId, owner);
         } else if (seen !== undefined && !seen.has(callId)) {
           seen.add(callId);
-          if (!assistant) this.#overlay.set(callId, owner);
+          if (!assistant) this.#overlayOwners().set(callId, owner);
         }
-        if (this.#overlay.size > this.#maxIds) return GIVE_UP;
+        if ((this.#overlay?.size ?? 0) > this.#maxIds) return GIVE_UP;
       }
     }
     return undefined;

@@ -111,6 +111,9 @@ const KINDS = new Map<string, number>([
   ["SUBAGENT_ERROR", SUBAGENT],
 ]);
 
+/** No call has arguments yet: the cache's four empty slots, never written. */
+const NO_ARGS: (Args | undefined)[] = [undefined, undefined, undefined, undefined];
+
 /** The arguments of an open tool call, read as they come; `json` undefined once unchecked. */
 interface Args {
   readonly id: string;
@@ -133,17 +136,17 @@ export class ClientWatch {
   #threadId: string | undefined;
   #runId: string | undefined;
   /** The arguments of the open tool calls, and how many characters they hold in all. */
-  #args = new Map<string, Args>();
+  #args: Map<string, Args> | undefined;
   #argsHeld = 0;
   /** The calls that had arguments last, a slot each by their id's last character. */
-  readonly #recent: (Args | undefined)[] = [undefined, undefined, undefined, undefined];
+  #recent: (Args | undefined)[] = NO_ARGS;
   /** Tool calls the input started or listed; `#callsFull` once it held `maxIds`. */
-  readonly #calls = new Set<string>();
+  #calls: Set<string> | undefined;
   #callsFull = false;
   /** The state as the client holds it; undefined while unknown. */
   #state: PatchDoc | undefined;
   /** Each activity's content as the client holds it (this run's, known ones only). */
-  #activities = new Map<string, PatchDoc>();
+  #activities: Map<string, PatchDoc> | undefined;
   /** The client's own checks; undefined once it rejected an event (or gave up following). */
   #client: ClientModel | undefined;
 
@@ -215,7 +218,7 @@ export class ClientWatch {
         const found = this.#toolResult(e);
         client?.toolCallResult(e);
         // A tool message under an activity's id: which one the client then patches is unclear.
-        if (this.#activities.size > 0) this.#activities.delete(e.messageId as string);
+        this.#activities?.delete(e.messageId as string);
         return found;
       }
       case REASONING_START:
@@ -275,7 +278,7 @@ export class ClientWatch {
     if (this.#phase !== BEFORE) {
       // A new run (allowSequentialRuns): what the verifier forgets, this forgets too.
       this.#dropArgs();
-      this.#activities = new Map();
+      this.#activities = undefined;
     }
     this.#phase = RUNNING;
     const threadId = e.threadId;
@@ -316,6 +319,10 @@ export class ClientWatch {
     const id = e.toolCallId as string;
     this.#known(id);
     const args: Args = { id, json: new JsonText(), near: undefined };
+    if (this.#args === undefined) {
+      this.#args = new Map();
+      this.#recent = [undefined, undefined, undefined, undefined];
+    }
     this.#args.set(id, args);
     this.#recent[slotOf(id)] = args;
   }
@@ -325,7 +332,7 @@ export class ClientWatch {
     const slot = slotOf(id);
     let args = this.#recent[slot];
     if (args === undefined || args.id !== id) {
-      args = this.#args.get(id);
+      args = this.#args?.get(id);
       if (args === undefined) return;
       this.#recent[slot] = args;
     }
@@ -354,9 +361,9 @@ export class ClientWatch {
 
   #toolEnd(e: Rec): readonly Warning[] | undefined {
     const id = e.toolCallId as string;
-    const args = this.#args.get(id);
+    const args = this.#args?.get(id);
     if (args === undefined) return undefined;
-    this.#args.delete(id);
+    this.#args?.delete(id);
     const slot = slotOf(id);
     if (this.#recent[slot] === args) this.#recent[slot] = undefined;
     const json = args.json;
@@ -381,9 +388,9 @@ export class ClientWatch {
   }
 
   #dropArgs(): void {
-    this.#args = new Map();
+    this.#args = undefined;
     this.#argsHeld = 0;
-    this.#recent.fill(undefined);
+    this.#recent = NO_ARGS;
   }
 
   // --- TOOL_CALL_RESULT_UNKNOWN_CALL ------------------------------------------------------
@@ -391,7 +398,11 @@ export class ClientWatch {
   /** Notes a tool call the input started or listed. */
   #known(id: string): void {
     if (this.#callsFull) return;
-    const calls = this.#calls;
+    let calls = this.#calls;
+    if (calls === undefined) {
+      calls = new Set();
+      this.#calls = calls;
+    }
     calls.add(id);
     if (calls.size > this.#maxIds) {
       calls.delete(id);
@@ -412,7 +423,7 @@ export class ClientWatch {
 
   #toolResult(e: Rec): readonly Warning[] | undefined {
     const id = e.toolCallId as string;
-    if (this.#callsFull || this.#calls.has(id)) return undefined;
+    if (this.#callsFull || this.#calls?.has(id) === true) return undefined;
     return [
       {
         code: "TOOL_CALL_RESULT_UNKNOWN_CALL",
@@ -446,12 +457,13 @@ export class ClientWatch {
     // Not replacing: the client keeps an activity it has, and one unknown here may be among
     // its messages already (history the stream never showed), so it stays unknown.
     if (e.replace === false) return;
+    if (this.#activities === undefined) this.#activities = new Map();
     this.#activities.set(id, new PatchDoc(e.content, true));
   }
 
   #activityDelta(e: Rec): readonly Warning[] | undefined {
     const id = e.messageId as string;
-    const activity = this.#activities.get(id);
+    const activity = this.#activities?.get(id);
     if (activity === undefined) return undefined;
     // The client patches `content ?? {}`, and an absent patch is no operation.
     const failure = activity.apply(e.patch ?? []);
@@ -471,7 +483,8 @@ export class ClientWatch {
   #messagesSnapshot(e: Rec): void {
     const messages = e.messages as readonly Rec[];
     this.#listed(messages);
-    if (this.#activities.size === 0) return;
+    const tracked = this.#activities;
+    if (tracked === undefined || tracked.size === 0) return;
     // The client replaces the messages it holds with the snapshot's; an activity it omits
     // may be kept or removed (metadata and the snapshot's own activities decide): unknown.
     const listed = new Map<string, Rec>();
@@ -480,10 +493,10 @@ export class ClientWatch {
       listed.set(m.id as string, m);
       if (m.role === "activity") activities = true;
     }
-    for (const id of [...this.#activities.keys()]) {
+    for (const id of [...tracked.keys()]) {
       const m = listed.get(id);
-      if (m?.role === "activity") this.#activities.set(id, new PatchDoc(m.content, true));
-      else if (m !== undefined || activities) this.#activities.delete(id);
+      if (m?.role === "activity") tracked.set(id, new PatchDoc(m.content, true));
+      else if (m !== undefined || activities) tracked.delete(id);
     }
   }
 }
