@@ -631,6 +631,10 @@ describe("RUN_ID_MISMATCH", () => {
     expect(warnings([RS, { type: "RUN_FINISHED" }])).toEqual([]);
     expect(warnings([{ type: "RUN_STARTED" }, RF])).toEqual([]);
     expect(warnings([RS, { ...RF, runId: 7 }])).toEqual([]);
+    // Checked as ever, the same event's other warnings (here the client's) still come.
+    const block = { type: "REASONING_START", messageId: "r1" };
+    expect(codes(warnings([RS, block, { ...RF, runId: 7 }]))).toEqual([["CLIENT_REJECTS", 2]]);
+    expect(codes(warnings([{ type: "RUN_STARTED" }, block, RF]))).toEqual([["CLIENT_REJECTS", 2]]);
     const runs = [RS, RF, { ...RS, runId: "r2" }, { ...RF, runId: "r2" }];
     expect(warnings(runs, { allowSequentialRuns: true })).toEqual([]);
     expect(
