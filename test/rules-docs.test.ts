@@ -211,29 +211,14 @@ describe("docs/rules.md warning examples", () => {
     },
   );
 
-  // The warnings of §18.2 other than SSE_LINE_IGNORED are still being built (issue 16):
-  // their examples are pending, not skipped, until the linter reports them.
-  const PENDING = new Set([
-    "TOOL_CALL_ARGS_NOT_JSON",
-    "TOOL_CALL_RESULT_UNKNOWN_CALL",
-    "STATE_DELTA_NOT_APPLIED",
-    "ACTIVITY_DELTA_NOT_APPLIED",
-    "RUN_ID_MISMATCH",
-    "CLIENT_REJECTS",
-  ]);
-  for (const s of warningSections.filter((s) => PENDING.has(s.code))) {
-    it.todo(`${s.code} (docs/rules.md:${s.line}) is reported by the linter (issue 16)`);
-  }
-
-  it.each(
-    warningSections
-      .filter((s) => !PENDING.has(s.code))
-      .map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const),
-  )("%s is reported by the linter at the stated index", async (_name, s) => {
-    const report = await lintExample(s);
-    const found = report.findings
-      .filter((f) => f.severity === "warning")
-      .map((f) => ({ code: f.code, index: f.index }));
-    expect(found).toContainEqual({ code: s.code, index: s.index });
-  });
+  it.each(warningSections.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s is reported by the linter at the stated index",
+    async (_name, s) => {
+      const report = await lintExample(s);
+      const found = report.findings
+        .filter((f) => f.severity === "warning")
+        .map((f) => ({ code: f.code, index: f.index }));
+      expect(found).toContainEqual({ code: s.code, index: s.index });
+    },
+  );
 });
