@@ -104,7 +104,11 @@ export class LintReader {
       } else end = this.#lines?.finish();
     }
     const report = this.linter.end(end);
-    return { ...report, input: { format: this.format ?? "sse", bytes: this.bytes } };
+    const format = this.format ?? "sse";
+    const u = this.unterminated;
+    const unterminated =
+      u === undefined ? {} : { unterminated: { line: u.line, offset: u.offset } };
+    return { ...report, input: { format, bytes: this.bytes, ...unterminated } };
   }
 
   #feed(chunk: Uint8Array): void {

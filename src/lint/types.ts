@@ -79,5 +79,16 @@ export interface LintReport {
   /** How many events (values) the input had. */
   readonly events: number;
   /** `lintStream`: the input's format and size. */
-  readonly input?: { readonly format: "sse" | "jsonl"; readonly bytes: number };
+  readonly input?: InputInfo;
+}
+
+/** What `lintStream` read (SPEC §18.3: the report carries what the text format shows). */
+export interface InputInfo {
+  readonly format: "sse" | "jsonl";
+  readonly bytes: number;
+  /**
+   * SSE: where a last message with no blank line after it starts (SSE discards it, so its
+   * event never reached the linter).
+   */
+  readonly unterminated?: { readonly line: number; readonly offset: number } | undefined;
 }

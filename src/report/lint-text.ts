@@ -19,8 +19,6 @@ export interface TextInput {
   /** A HAR entry: its method, URL and start time. */
   readonly url?: string | undefined;
   readonly report: LintReport;
-  /** SSE: a last message with no blank line after it, which SSE discards. */
-  readonly unterminated?: { readonly line: number; readonly offset: number } | undefined;
   /** The input was one JSON array of events (read as a list, without lines). */
   readonly array?: boolean | undefined;
   /** `--url`: a live stream. */
@@ -89,8 +87,8 @@ function contextLines(f: Finding, input: TextInput, s: Style): string[] {
       lines.push(`      At ${at}, where the offending JSON line starts${shared}.`);
     } else lines.push(`      At ${at}, where the offending SSE message starts.`);
   }
-  if (atEnd && input.unterminated !== undefined) {
-    const u = input.unterminated;
+  const u = report.input?.unterminated;
+  if (atEnd && u !== undefined) {
     const note = `the last SSE message (line ${u.line}, byte offset ${u.offset}) has no blank line after it, so SSE discards it.`;
     lines.push(`      ${s.yellow("Note:")}${wrap("      Note: ", note).slice(11)}`);
   }
