@@ -34,7 +34,9 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
 
 /** One problem, or one kind of problem repeated (merged by code, type, field and subject). */
 export interface Finding {
+  /** What it is: a rule's code, or a warning's. */
   readonly code: VerifyErrorCode | WarningCode;
+  /** The code's severity, after the `severity` overrides. */
   readonly severity: Severity;
   /** 0–13 for a {@link VerifyErrorCode}, undefined for a warning. */
   readonly rule: number | undefined;
@@ -44,7 +46,9 @@ export interface Finding {
   readonly lastIndex: number;
   /** How many events gave it. */
   readonly count: number;
+  /** The first event's `type`, when it has a string one. */
   readonly eventType: string | undefined;
+  /** The field it is about, as `VerifyError.field` gives it (`input.messages[2].id`), if any. */
   readonly field: string | undefined;
   /** The message of the first occurrence (SPEC §10.3). */
   readonly message: string;
@@ -84,7 +88,9 @@ export interface LintReport {
 
 /** What `lintStream` read (SPEC §18.3: the report carries what the text format shows). */
 export interface InputInfo {
+  /** Server-Sent Events, or JSON Lines. */
   readonly format: "sse" | "jsonl";
+  /** How many bytes were read. */
   readonly bytes: number;
   /**
    * SSE: where a last message with no blank line after it starts (SSE discards it, so its
