@@ -37,14 +37,26 @@ function within(dir: string, importer: string, specifier: string): boolean {
 export default defineConfig([
   {
     // The library. Its schema subpath is separate below, so the main entry carries none of it.
+    // The test helpers (src/testing/) print the text report: its modules of src/report/ (the
+    // others are the command's, bundled into it). `vitest`, which src/testing/vitest.ts
+    // alone imports, is a peer dependency and so stays an import.
     entry: [
       "src/*.ts",
-      "src/{_util,events,sse,streams,http,lint}/**/*.ts",
+      "src/{_util,events,sse,streams,http,lint,testing}/**/*.ts",
+      "src/report/{formats-shared,lint-text,render,safe}.ts",
       "src/verify/verifier.ts",
     ],
-    // The subpaths' declarations come from their own builds below… except ag-ui-verify/lint,
-    // whose modules share the library's (one VerifyError, one Verifier).
-    dts: { entry: { index: "src/index.ts", lint: "src/lint/index.ts" } },
+    // The subpaths' declarations come from their own builds below… except those of
+    // ag-ui-verify/lint, /testing and /vitest, whose modules share the library's (one
+    // VerifyError, one Verifier, one LintReport).
+    dts: {
+      entry: {
+        index: "src/index.ts",
+        lint: "src/lint/index.ts",
+        testing: "src/testing/index.ts",
+        vitest: "src/testing/vitest.ts",
+      },
+    },
     format: ["esm", "cjs"],
     sourcemap: true,
     esbuildPlugins: [modules],

@@ -22,6 +22,7 @@ const ENTRIES = [
   { name: "verifyResponse", code: 'export { verifyResponse } from "./dist/index.js";' },
   { name: "whole library (export *)", code: 'export * from "./dist/index.js";' },
   { name: "ag-ui-verify/lint (export *)", code: 'export * from "./dist/lint/index.js";' },
+  { name: "ag-ui-verify/testing (export *)", code: 'export * from "./dist/testing/index.js";' },
   { name: "@ag-ui/client verifyEvents", code: 'export { verifyEvents } from "@ag-ui/client";' },
 ];
 

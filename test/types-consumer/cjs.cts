@@ -1,6 +1,7 @@
 // The same package through `require` (dist/*.d.cts), for a CommonJS consumer.
 import { isVerifyError, runAgent } from "ag-ui-verify";
 import { agUiSchema } from "ag-ui-verify/schema";
+import { AgUiStreamAssertionError, assertValidStream } from "ag-ui-verify/testing";
 
 export async function consume(url: string): Promise<void> {
   const input = {
@@ -18,5 +19,14 @@ export async function consume(url: string): Promise<void> {
     }
   } catch (error) {
     if (isVerifyError(error)) console.log(error.code);
+  }
+}
+
+export async function assertRun(body: Response): Promise<number> {
+  try {
+    return (await assertValidStream(body, { failOn: "warning" })).events;
+  } catch (error) {
+    if (error instanceof AgUiStreamAssertionError) return error.report.errors;
+    throw error;
   }
 }

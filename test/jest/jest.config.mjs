@@ -1,0 +1,9 @@
+// Jest runs only the files here (SPEC §19: agUiMatchers under Jest), as native ESM against
+// the built package: `npm run test:jest` (after `npm run build`). Vitest never sees them
+// (its projects include test/*.test.ts and test/runtimes/*.test.ts).
+export default {
+  rootDir: "../..",
+  testMatch: ["<rootDir>/test/jest/*.test.mjs"],
+  testEnvironment: "node",
+  transform: {},
+};
