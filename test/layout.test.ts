@@ -74,6 +74,16 @@ describe("the layout of src/", () => {
     expect(upward).toEqual([]);
   });
 
+  it("reaches into src/verify/ only through verifier.ts, the one module the build makes of it", () => {
+    const inside = (f: string) => f.startsWith("verify/");
+    const through = [...graph].flatMap(([f, targets]) =>
+      inside(f)
+        ? []
+        : targets.filter((t) => inside(t) && t !== "verify/verifier.ts").map((t) => `${f} -> ${t}`),
+    );
+    expect(through).toEqual([]);
+  });
+
   it("imports only modules that exist", () => {
     const missing = [...graph].flatMap(([f, targets]) =>
       targets.filter((t) => !texts.has(t)).map((t) => `${f} -> ${t}`),

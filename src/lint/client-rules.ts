@@ -15,8 +15,15 @@
  * @module
  */
 
-import { isRecord, type Owner, PARENT, type Rec } from "../verify/state.ts";
-import { listed, ownerName, q } from "../verify/violations.ts";
+import {
+  isRecord,
+  listed,
+  type Owner,
+  ownerName,
+  PARENT,
+  q,
+  type Rec,
+} from "../verify/verifier.ts";
 
 /** What the client objects to, in the project's words, and the field it is about. */
 export interface Rejection {

@@ -14,8 +14,7 @@
  */
 
 import jsonpatch, { type Operation } from "fast-json-patch";
-import { isRecord, type Rec } from "../verify/state.ts";
-import { q } from "../verify/violations.ts";
+import { isRecord, q, type Rec } from "../verify/verifier.ts";
 
 /** Why a patch does not apply: the operation and what the library objects to. */
 export interface PatchFailure {

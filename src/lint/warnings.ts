@@ -9,8 +9,7 @@
  * @module
  */
 
-import { type Rec, slotOf } from "../verify/state.ts";
-import { q } from "../verify/violations.ts";
+import { q, type Rec, slotOf } from "../verify/verifier.ts";
 import {
   BEFORE,
   ClientModel,

@@ -35,7 +35,10 @@ import {
 } from "./state.ts";
 import { Dropped, PassThrough, toVerifyError, Violation } from "./violations.ts";
 
-export { Dropped, fieldOf, messageOf } from "./violations.ts";
+// What the linter (src/lint/) uses of the rules' machinery: from here, as `src/verify/` is
+// one module at run time (dist/verify/verifier.js), and a file of it has no module of its own.
+export { isRecord, type Owner, PARENT, type Rec, slotOf } from "./state.ts";
+export { Dropped, fieldOf, listed, messageOf, ownerName, q } from "./violations.ts";
 
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
