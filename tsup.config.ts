@@ -43,7 +43,7 @@ export default defineConfig([
     entry: [
       "src/*.ts",
       "src/{_util,events,sse,streams,http,lint,testing}/**/*.ts",
-      "src/report/{formats-shared,lint-text,render,safe}.ts",
+      "src/report/{formats-shared,input-reader,lint-text,render,safe}.ts",
       "src/verify/verifier.ts",
     ],
     // The subpaths' declarations come from their own builds below… except those of

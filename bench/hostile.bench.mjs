@@ -3,7 +3,7 @@
  * the network cuts them badly, against the same bytes in 64 KiB chunks. Stages, all from
  * ../dist/index.js: `verifiedEvents`, the proxy (`verifyResponse(...).body` read to its end),
  * `SseDecoderStream` piped into `VerifyingTransformStream`, and the command's reader (the
- * `Check` of src/report/, bundled on the fly with esbuild). Each time is the median of
+ * `InputReader` of src/report/, which lints, bundled on the fly with esbuild). Each time is the median of
  * alternating rounds in one process; the ratios are printed side by side, never asserted.
  *
  * (1) Trickle: one 64 KiB message sent one byte per chunk, the proxy against `verifiedEvents`
@@ -31,7 +31,7 @@ const TRICKLE = arg("trickle", 65_536);
 
 const lib = await import(join(ROOT, "dist/index.js"));
 const checkSource = await esbuild.build({
-  entryPoints: [join(ROOT, "src/report/check.ts")],
+  entryPoints: [join(ROOT, "src/report/input-reader.ts")],
   bundle: true,
   format: "esm",
   platform: "neutral",
@@ -39,7 +39,7 @@ const checkSource = await esbuild.build({
   logLevel: "silent",
   mainFields: ["module", "main"],
 });
-const { Check } = await import(
+const { InputReader } = await import(
   `data:text/javascript;base64,${Buffer.from(checkSource.outputFiles[0].text).toString("base64")}`
 );
 
@@ -92,10 +92,10 @@ const STAGES = {
         .pipeThrough(new lib.VerifyingTransformStream()),
     ),
   "command's reader": async (chunks) => {
-    const check = new Check({}, false);
-    for (const chunk of chunks) if (!check.push(chunk)) break;
-    check.finish();
-    if (check.error !== undefined) throw check.error;
+    const reader = new InputReader({});
+    for (const chunk of chunks) reader.push(chunk);
+    const { report } = reader.finish();
+    if (!report.valid) throw new Error(report.findings[0]?.message);
   },
 };
 

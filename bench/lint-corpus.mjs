@@ -3,10 +3,11 @@
  * cost line: at most 1.5x). Every file (`.sse`, `.jsonl`, `.ndjson`, found recursively) is
  * read into memory once; then, alternating, for --rounds rounds (default 5):
  *
- * (v) the verifier alone: the command's reader (`Check` of src/report/check.ts, no
- *     positions), decoding and verifying each file until its first error;
- * (l) the linter: `LintReader` of src/lint/stream.ts, decoding and linting each whole file
- *     (every finding, with positions, warnings included).
+ * (v) the verifier alone, as the command read before it linted: `SseDecoder` (or
+ *     `JsonLines`) into a `Verifier`, no positions, each file until its first error;
+ * (l) the linter, as the command reads now: `InputReader` of src/report/input-reader.ts
+ *     (`LintReader` of src/lint/stream.ts inside), each whole file, every finding, with
+ *     positions, warnings included.
  *
  * Both are bundled on the fly with esbuild from src/. It prints the median time of each and
  * the ratio, then what the linter found: files, valid, invalid, errors and warnings by code
@@ -52,8 +53,10 @@ async function load(entry) {
   );
 }
 
-const { Check } = await load("src/report/check.ts");
-const { LintReader } = await load("src/lint/stream.ts");
+const { SseDecoder } = await load("src/sse/decoder.ts");
+const { JsonLines, sniff } = await load("src/sse/json-lines.ts");
+const { Verifier } = await load("src/verify/verifier.ts");
+const { InputReader } = await load("src/report/input-reader.ts");
 const paths = walk(folder);
 if (paths.length === 0) {
   console.error(`no captures under ${folder}`);
@@ -62,23 +65,39 @@ if (paths.length === 0) {
 const files = paths.map((path) => readFileSync(path));
 const bytes = files.reduce((n, f) => n + f.length, 0);
 
+/** Whether the verifier accepts `file`, read as the command did: until the first error. */
+function verifies(file) {
+  const verifier = new Verifier();
+  const accept = (value) => verifier.verify(value);
+  try {
+    if ((sniff(file) ?? "sse") === "jsonl") {
+      const lines = new JsonLines(accept, 10 * 1024 * 1024);
+      lines.push(file);
+      lines.finish();
+    } else {
+      const decoder = new SseDecoder(accept, { maxBufferSize: 10 * 1024 * 1024 });
+      decoder.push(file);
+      decoder.finish();
+    }
+    verifier.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function verifyAll() {
   let invalid = 0;
-  for (const file of files) {
-    const check = new Check({}, false);
-    check.push(file);
-    check.finish();
-    if (check.error !== undefined) invalid++;
-  }
+  for (const file of files) if (!verifies(file)) invalid++;
   return invalid;
 }
 
 function lintAll() {
   const reports = [];
   for (const file of files) {
-    const reader = new LintReader({});
+    const reader = new InputReader({});
     reader.push(file);
-    reports.push(reader.finish());
+    reports.push(reader.finish().report);
   }
   return reports;
 }

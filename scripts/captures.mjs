@@ -483,6 +483,52 @@ function schemaMismatchEvents() {
   return rec.events;
 }
 
+/**
+ * What the rules accept but the official client (@ag-ui/client 1.0.0) would silently lose:
+ * a tool call whose arguments stop mid-JSON (the tool gets {}), a state delta for a path
+ * the state does not have (the UI's state goes stale), and a RUN_FINISHED naming another
+ * run. Valid (exit 0), with three warnings (exit 1 with --fail-on warning).
+ */
+function clientLosesEvents() {
+  const rec = recorder();
+  const run = { threadId: "thread-trips", runId: "run-0731" };
+  rec.add(ev.runStarted(run), 0);
+  rec.add(ev.stateSnapshot({ trip: { city: "Kyoto", nights: 3 } }), 20);
+  rec.add(ev.textMessageStart("msg-asst-1"), 200);
+  streamText(rec, "msg-asst-1", ["Booking", " your", " ryokan…"]);
+  rec.add(ev.textMessageEnd("msg-asst-1"));
+  rec.add(ev.toolCallStart("call-book-1", "book_hotel", { parentMessageId: "msg-asst-1" }), 40);
+  rec.add(ev.toolCallArgs("call-book-1", '{"city":"Kyoto",'));
+  rec.add(ev.toolCallArgs("call-book-1", '"nights":3'));
+  rec.add(ev.toolCallEnd("call-book-1"), 5);
+  rec.add(ev.toolCallResult("call-book-1", "msg-tool-1", '{"booked":true}', { role: "tool" }), 300);
+  rec.add(ev.stateDelta([{ op: "replace", path: "/trip/hotel/name", value: "Gion ryokan" }]), 20);
+  rec.add(ev.runFinished({ threadId: run.threadId, runId: "run-0732" }), 10);
+  return rec.events;
+}
+
+/**
+ * A producer that writes its fields in snake_case: every text message event lacks
+ * `messageId` (it carries `message_id`). One finding per event type, merged over the
+ * deltas, each naming the near miss.
+ */
+function snakeCaseEvents() {
+  const rec = recorder();
+  const run = { threadId: "thread-snake", runId: "run-0077" };
+  const snake = (event) => {
+    const { messageId, ...rest } = event;
+    return { ...rest, message_id: messageId };
+  };
+  rec.add(ev.runStarted(run), 0);
+  rec.add(snake(ev.textMessageStart("msg-asst-1")), 200);
+  for (const token of ["Hello", " from", " a", " snake_case", " producer."]) {
+    rec.add(snake(ev.textMessageContent("msg-asst-1", token)), 30);
+  }
+  rec.add(snake(ev.textMessageEnd("msg-asst-1")));
+  rec.add(ev.runFinished(run), 10);
+  return rec.events;
+}
+
 /** The number of chat events that truncated.sse keeps whole. */
 const TRUNCATED_KEEP = 18;
 
@@ -599,6 +645,8 @@ export async function buildCaptures() {
     "after-close.sse": await encodeSse(afterCloseEvents()),
     "not-json.sse": `${await encodeSse(notJsonEvents())}data: [DONE]\n\n`,
     "schema-mismatch.sse": await encodeSse(schemaMismatchEvents()),
+    "client-loses.sse": await encodeSse(clientLosesEvents()),
+    "snake-case.sse": await encodeSse(snakeCaseEvents()),
     "session.har": sessionHar(chatSse, ownerMismatchSse),
   };
 }

@@ -448,7 +448,8 @@ describe("sarif", () => {
     const uri = run?.results?.[0]?.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? "";
     expect(uri).toMatch(/^[A-Za-z0-9%/._~!'()*-]+$/);
     expect(decodeURIComponent(uri)).toBe(wellFormed(`dir/${HOSTILE}.sse`));
-    expect(run?.results?.[0]?.locations?.[0]?.physicalLocation?.region).toEqual({ startLine: 3 });
+    // A HAR entry's line is in its recorded body, not in the HAR file: no region.
+    expect(run?.results?.[0]?.locations?.[0]?.physicalLocation?.region).toBeUndefined();
     expect(run?.invocations?.[0]?.toolExecutionNotifications?.[0]?.message.text).toBe(
       wellFormed(HOSTILE),
     );
@@ -500,7 +501,8 @@ describe("github", () => {
     expect(out).not.toMatch(LONE_SURROGATE);
     const lines = out.split("\n");
     expect(lines).toEqual([
-      `::error file=${commandProperty(`dir/${HOSTILE}.sse`)},line=3,title=FIELD_WRONG_TYPE::${commandMessage(`${HOSTILE} [https://h.test/${HOSTILE}]`)}`,
+      // A HAR entry's line is in its recorded body, not in the HAR file: none.
+      `::error file=${commandProperty(`dir/${HOSTILE}.sse`)},title=FIELD_WRONG_TYPE::${commandMessage(`${HOSTILE} [https://h.test/${HOSTILE}]`)}`,
       `::warning file=${commandProperty(`dir/${HOSTILE}.sse`)},title=SSE_LINE_IGNORED::${commandMessage(`${BIG} [https://h.test/${HOSTILE}]`)}`,
       `::error file=${commandProperty(`gone${HOSTILE}`)}::${commandMessage(HOSTILE)}`,
       "",

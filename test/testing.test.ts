@@ -190,12 +190,10 @@ describe("the failure message", () => {
     const message = await matcherMessage(expect(BROKEN).toBeValidAgUiStream());
     const [first, header, ...rest] = message.split("\n");
     expect(first).toBe("expected the stream to be a valid AG-UI stream (no error)");
-    expect(header).toBe("✘ invalid  the stream (JSON array): 1 error, 0 warnings");
+    expect(header).toBe("✘ invalid  the stream (events): 1 error, 0 warnings");
     expect(rest.join("\n")).toContain("TEXT_MESSAGE_NOT_OPEN");
     expect(rest.join("\n")).toContain("docs/rules.md#text_message_not_open");
-    expect(message).toBe(
-      `${first}\n${lintText({ name: "the stream", report: lint(BROKEN), array: true })}`,
-    );
+    expect(message).toBe(`${first}\n${lintText({ name: "the stream", report: lint(BROKEN) })}`);
     // No colour.
     expect(message).not.toContain("\u001b[");
   });
@@ -214,7 +212,7 @@ describe("the failure message", () => {
     const message = await matcherMessage(expect(VALID).not.toBeValidAgUiStream());
     const [first, header] = message.split("\n");
     expect(first).toBe("expected the stream not to be a valid AG-UI stream (no error), but it is");
-    expect(header).toBe("✔ valid  the stream (JSON array): 0 errors, 0 warnings");
+    expect(header).toBe("✔ valid  the stream (events): 0 errors, 0 warnings");
   });
 });
 
@@ -236,7 +234,7 @@ describe("failOn", () => {
     expect(error.report).toMatchObject({ valid: true, errors: 0, warnings: 1 });
     const [first, header] = error.message.split("\n");
     expect(first).toBe("expected the stream to be a valid AG-UI stream (no error or warning)");
-    expect(header).toBe("✔ valid  the stream (JSON array): 0 errors, 1 warning");
+    expect(header).toBe("✔ valid  the stream (events): 0 errors, 1 warning");
     expect(error.message).toContain("TOOL_CALL_ARGS_NOT_JSON");
   });
 

@@ -5,27 +5,37 @@
 
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import type { Format } from "../report/check.ts";
+import { VERIFY_ERROR_CODES } from "../errors.ts";
+import { type Severity, WARNING_CODES } from "../lint/types.ts";
+import { RULES_PAGE } from "../report/lint-text.ts";
 import { RULES_IN_WORDS, SCHEMA_IN_WORDS, wrap } from "../report/render.ts";
+import type { Format } from "../sse/json-lines.ts";
 import { DEFAULT_EXTENSIONS } from "./inputs.ts";
 import { UsageError } from "./problems.ts";
+import type { ReadOptions } from "./read.ts";
 
-export const HELP = `ag-ui-verify: check that AG-UI agent event streams follow the protocol's rules
+export const HELP = `ag-ui-verify: lint AG-UI agent event streams: every break of the protocol's rules,
+and what the official client would silently lose
 
 Usage:
-  ag-ui-verify [options] <capture>...  check recorded streams: files, directories of them
+  ag-ui-verify [options] <capture>...  lint recorded streams: files, directories of them
                                        (walked recursively), HAR files, or - for stdin
   ag-ui-verify [options] --url <url> [--input <run-input.json>] [--header 'Name: value']...
-                                       run an agent (POST) and check its events as they arrive
+                                       run an agent (POST) and lint its events as they arrive
 
 A capture is a response body as recorded: SSE ("data: {...}" lines, each message ended by
 a blank line) or JSON Lines (one event per line), detected from the first character ("{"
 or "[" means JSON Lines; --format overrides). A HAR file (the network export of a browser's
 DevTools) gives one input per text/event-stream response in it, named by method, URL and
 start time; an entry with no body recorded is unreadable (exit 2), and a HAR file over
-256 MiB (less on a small memory limit) is refused, as it is read whole. One capture gets a
-full report; several get a summary: invalid inputs grouped by code, with the rule in words
-and the first few inputs with line numbers.
+256 MiB (less on a small memory limit) is refused, as it is read whole. A file holding one
+JSON array of events is read as that list.
+
+Every finding is reported: errors (a rule broken; the stream is invalid) and warnings (the
+rules accept it, but @ag-ui/client 1.0.0 would lose or reject something). One capture gets
+every finding, errors first, the first with the events before it; several get a summary:
+the codes found, with the rule in words and the first few inputs with line numbers. Each
+code has a page in ${RULES_PAGE} (${RULES_PAGE}#<code in lower case>).
 
 A directory walk reads regular files only: FIFOs, sockets and devices found there are
 skipped, and listed. A path given by name is read as a stream, whatever it is (/dev/stdin,
@@ -37,7 +47,8 @@ Examples:
   ag-ui-verify captures/ session.har          # every *.sse, *.jsonl, *.ndjson, *.har below
   curl -sN -H 'content-type: application/json' -d @input.json https://agent.example/run | ag-ui-verify -
   ag-ui-verify --url https://agent.example/run --input input.json --header 'Authorization: Bearer TOKEN'
-  ag-ui-verify --json runs/ > report.ndjson
+  ag-ui-verify --reporter sarif --output ag-ui.sarif runs/
+  ag-ui-verify --reporter github --fail-on warning runs/   # annotations in a GitHub Actions job
 
 Input:
   <capture>...               files, directories or HAR files to check; - reads stdin
@@ -65,27 +76,40 @@ Checking:
                              subagents, open steps) one run may hold at once: 1 or more, or
                              Infinity for no limit (default 100000); a run over it breaks
                              rule 0 (ID_LIMIT_EXCEEDED)
+  --severity <CODE=level>    report CODE as error, warning or off (e.g. RUN_ID_MISMATCH=off,
+                             CLIENT_REJECTS=error); repeat for more. What is checked does not
+                             change, only how its findings count
   -j, --jobs <n>             check this many inputs at once (default and most: the number of
                              cores; more is lowered to it, with a note on a terminal); the
                              output is the same for every number
 
 Output:
-  --json                     one JSON object; for several inputs, one line per input (NDJSON)
-                             and a last line {"summary": {...}}
+  --reporter <name>          text (default), ndjson (one JSON object per input, then one
+                             {"summary": {...}} line), junit (JUnit XML: a test case per
+                             input), sarif (SARIF 2.1.0, for code scanning), github (GitHub
+                             Actions workflow commands: an annotation per finding)
+  --json                     the same as --reporter ndjson
+  --output <file>            write the report to this file instead of stdout
+  --fail-on <level>          exit 1 when a finding of this severity or worse exists: error
+                             (default), warning, or none (exit 1 never)
   --no-color                 no colours (also NO_COLOR=1; FORCE_COLOR=1 forces colours)
   -h, --help                 show this help
   -v, --version              show the version
 
 Exit status:
-  0    every stream is valid
-  1    a stream breaks a rule; undecodable data and a stream cut off mid-run count too
+  0    no finding at or above --fail-on (by default: every stream is valid)
+  1    a finding at or above --fail-on: a stream breaks a rule (undecodable data and a stream
+       cut off mid-run count too), or with --fail-on warning a warning
   2    a usage or I/O problem: a bad flag, a file that cannot be read (the others are still
        checked), an unreachable URL, an HTTP error, a timeout
   130  interrupted (Ctrl-C): the summary says after how many of the inputs
 
 The rules (0-13):
 ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join("\n")}
-${wrap("      ", SCHEMA_IN_WORDS)}
+
+${wrap("", SCHEMA_IN_WORDS)}
+
+${wrap("", `Warnings (what @ag-ui/client 1.0.0 would lose in a stream the rules accept): ${WARNING_CODES.join(", ")}.`)}
 `;
 
 export interface Options {
@@ -101,12 +125,34 @@ export interface Options {
   readonly strict: boolean;
   readonly maxBufferSize: number | undefined;
   readonly maxIds: number | undefined;
-  readonly json: boolean;
+  /** The report format (`--json` is `ndjson`). */
+  readonly reporter: Reporter;
+  /** `--output`: the file the report goes to, instead of stdout. */
+  readonly output: string | undefined;
+  readonly failOn: Severity | "none";
+  /** `--severity` overrides, by code. */
+  readonly severity: Readonly<Record<string, Severity | "off">>;
   readonly noColor: boolean;
   readonly help: boolean;
   readonly version: boolean;
   /** What the command changed in what it was asked (a clamped --jobs), for stderr. */
   readonly notes: readonly string[];
+}
+
+/** The report formats of `--reporter`. */
+export const REPORTERS = ["text", "ndjson", "junit", "sarif", "github"] as const;
+export type Reporter = (typeof REPORTERS)[number];
+
+/** What every input is read and linted with, from the command line. */
+export function lintOptions(options: Options): ReadOptions {
+  return {
+    format: options.format,
+    allowSequentialRuns: options.allowSequentialRuns,
+    strict: options.strict,
+    maxBufferSize: options.maxBufferSize,
+    maxIds: options.maxIds,
+    severity: options.severity,
+  };
 }
 
 /** The longest message --max-buffer-size may allow: 512 MiB. */
@@ -125,6 +171,10 @@ const FLAGS = {
   "max-buffer-size": { type: "string" },
   "max-ids": { type: "string" },
   json: { type: "boolean" },
+  reporter: { type: "string" },
+  output: { type: "string", short: "o" },
+  "fail-on": { type: "string" },
+  severity: { type: "string", multiple: true },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -190,6 +240,51 @@ function seconds(flag: string, text: string): number {
   return n;
 }
 
+/** `--reporter`, and `--json` as its other name. */
+function reporter(name: string | undefined, json: boolean): Reporter {
+  if (name !== undefined && !(REPORTERS as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `unknown reporter ${JSON.stringify(name)}; expected one of ${REPORTERS.join(", ")}`,
+    );
+  }
+  if (json && name !== undefined && name !== "ndjson") {
+    throw new UsageError(`--json means --reporter ndjson, not ${name}: give one of them`);
+  }
+  return json ? "ndjson" : ((name as Reporter | undefined) ?? "text");
+}
+
+const CODES: ReadonlySet<string> = new Set<string>([...VERIFY_ERROR_CODES, ...WARNING_CODES]);
+
+/** The `--severity CODE=level` flags, by code (a later one for a code wins). */
+function severities(flags: readonly string[]): Record<string, Severity | "off"> {
+  const out: Record<string, Severity | "off"> = Object.create(null);
+  for (const flag of flags) {
+    for (const item of flag.split(",")) {
+      const [code = "", level = "", ...rest] = item.trim().split("=");
+      const name = code.trim().toUpperCase();
+      if (!CODES.has(name)) {
+        throw new UsageError(
+          `--severity ${JSON.stringify(item)}: unknown code ${JSON.stringify(code)}; the codes are in ${RULES_PAGE}`,
+        );
+      }
+      const value = level.trim().toLowerCase();
+      if (rest.length > 0 || (value !== "error" && value !== "warning" && value !== "off")) {
+        throw new UsageError(
+          `--severity ${JSON.stringify(item)}: expected CODE=error, CODE=warning or CODE=off`,
+        );
+      }
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+function failOn(text: string | undefined): Severity | "none" {
+  if (text === undefined) return "error";
+  if (text === "error" || text === "warning" || text === "none") return text;
+  throw new UsageError(`--fail-on must be error, warning or none, not ${JSON.stringify(text)}`);
+}
+
 function header(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = text.slice(0, Math.max(colon, 0)).trim();
@@ -243,7 +338,10 @@ export function parseOptions(args: readonly string[]): Options {
             " (512 MiB)",
           ),
     maxIds: v["max-ids"] === undefined ? undefined : maxIds(v["max-ids"]),
-    json: v.json === true,
+    reporter: reporter(v.reporter, v.json === true),
+    output: v.output,
+    failOn: failOn(v["fail-on"]),
+    severity: severities(v.severity ?? []),
     noColor: v["no-color"] === true,
     help: v.help === true,
     version: v.version === true,
@@ -272,6 +370,7 @@ export function parseOptions(args: readonly string[]): Options {
   if (paths.filter((path) => path === "-").length > 1) {
     throw new UsageError("stdin (-) can be read only once");
   }
+  if (options.output === "") throw new UsageError("--output needs a file name");
   if (options.extensions.includes(""))
     throw new UsageError("--ext needs extensions, such as sse,jsonl");
   if (options.input !== undefined) throw new UsageError("--input needs --url");

@@ -9,13 +9,19 @@
 
 import process from "node:process";
 import { parentPort, Worker } from "node:worker_threads";
-import type { CheckOptions } from "../report/check.ts";
-import { jsonReport, type Report } from "../report/render.ts";
+import type { LintedInput } from "../report/formats-shared.ts";
 import type { Outcome } from "../report/summary.ts";
 import { type HarStream, readHar, readHarStream } from "./har.ts";
 import { forWorker, type Item } from "./inputs.ts";
 import { NotRegular, UsageError } from "./problems.ts";
-import { checkBytes, checkFile, checkStream, openStream, type Source } from "./read.ts";
+import {
+  lintBytes,
+  lintFile,
+  lintSource,
+  openStream,
+  type ReadOptions,
+  type Source,
+} from "./read.ts";
 
 /** How far results may run ahead of the first one not yet handed on: bounds what waits. */
 const WINDOW = 256;
@@ -25,7 +31,7 @@ const DELIVERED = 1;
 
 interface Job {
   readonly items: readonly Item[];
-  readonly options: CheckOptions;
+  readonly options: ReadOptions;
   readonly counters: Int32Array;
 }
 
@@ -35,8 +41,8 @@ function claim(job: Job): number | undefined {
   return i < job.items.length ? i : undefined;
 }
 
-const unreadable = (input: string, error: UsageError): Outcome => ({
-  reports: [{ valid: false, input, usageError: error.message }],
+const unreadable = (name: string, error: UsageError): Outcome => ({
+  inputs: [{ name, problem: error.message }],
   skipped: 0,
 });
 
@@ -44,40 +50,38 @@ const unreadable = (input: string, error: UsageError): Outcome => ({
 function harOutcome(
   path: string,
   har: { streams: Iterable<HarStream>; skipped: number },
-  options: CheckOptions,
+  options: ReadOptions,
 ): Outcome {
-  const reports: Report[] = [];
-  for (const { name, body, problem } of har.streams) {
-    reports.push(
-      body === undefined
-        ? { valid: false, input: name, usageError: problem }
-        : jsonReport(checkBytes(body, name, options)),
+  const inputs: LintedInput[] = [];
+  for (const { url, body, problem } of har.streams) {
+    inputs.push(
+      body === undefined ? { name: path, url, problem } : lintBytes(body, path, url, options),
     );
   }
-  if (reports.length === 0) {
+  if (inputs.length === 0) {
     throw new UsageError(`${JSON.stringify(path)} holds no text/event-stream response`);
   }
-  return { reports, skipped: har.skipped };
+  return { inputs, skipped: har.skipped };
 }
 
 /** Checks one file, HAR file, skipped file or problem, in this thread. */
-export function checkItem(item: Item, options: CheckOptions): Outcome {
+export function checkItem(item: Item, options: ReadOptions): Outcome {
   try {
     if (item.kind === "skipped") {
       return {
-        reports: [],
+        inputs: [],
         skipped: 0,
         skippedFile: { input: item.path, what: item.problem ?? "" },
       };
     }
     if (item.kind === "file") {
-      return { reports: [jsonReport(checkFile(item.path, options))], skipped: 0 };
+      return { inputs: [lintFile(item.path, options)], skipped: 0 };
     }
     if (item.kind === "har") return harOutcome(item.path, readHar(item.path), options);
     throw new UsageError(item.problem ?? "no input");
   } catch (error) {
     if (error instanceof NotRegular) {
-      return { reports: [], skipped: 0, skippedFile: { input: item.path, what: error.what } };
+      return { inputs: [], skipped: 0, skippedFile: { input: item.path, what: error.what } };
     }
     if (!(error instanceof UsageError)) throw error;
     return unreadable(item.path, error);
@@ -85,7 +89,7 @@ export function checkItem(item: Item, options: CheckOptions): Outcome {
 }
 
 /** Reads stdin or another stream item (a FIFO, /dev/stdin…) in this thread. */
-async function checkSource(item: Item, options: CheckOptions, open: Set<Source>): Promise<Outcome> {
+async function checkSource(item: Item, options: ReadOptions, open: Set<Source>): Promise<Outcome> {
   let source: Source | undefined;
   try {
     source = item.kind === "stdin" ? process.stdin : openStream(item.path);
@@ -93,13 +97,28 @@ async function checkSource(item: Item, options: CheckOptions, open: Set<Source>)
     if (item.kind !== "stdin" && item.path.toLowerCase().endsWith(".har")) {
       return harOutcome(item.path, await readHarStream(source, item.path), options);
     }
-    return { reports: [jsonReport(await checkStream(source, item.path, options))], skipped: 0 };
+    return { inputs: [await lintSource(source, item.path, options)], skipped: 0 };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return unreadable(item.path, error);
   } finally {
     if (source !== undefined) open.delete(source);
   }
+}
+
+/**
+ * The outcome without the events before each first error: nothing a run of many inputs
+ * prints shows them, and an event nested deeper than structured cloning can rebuild would
+ * make the main thread drop the whole message (a `messageerror`).
+ */
+function cloneable(outcome: Outcome): Outcome {
+  const inputs = outcome.inputs.map((input) => {
+    const report = input.report;
+    if (report === undefined || !report.findings.some((f) => f.before !== undefined)) return input;
+    const findings = report.findings.map(({ before: _before, ...f }) => f);
+    return { ...input, report: { ...report, findings } };
+  });
+  return { ...outcome, inputs };
 }
 
 /** The worker's side: given the job, claim files and check them until none is left. */
@@ -116,7 +135,7 @@ function work(job: Job): void {
       Atomics.wait(job.counters, DELIVERED, d, 100);
       d = Atomics.load(job.counters, DELIVERED);
     }
-    parentPort?.postMessage({ i, outcome: checkItem(item, job.options) });
+    parentPort?.postMessage({ i, outcome: cloneable(checkItem(item, job.options)) });
   }
 }
 
@@ -136,7 +155,7 @@ export function startWorkers(count: number): Worker[] {
  */
 export async function checkItems(
   items: readonly Item[],
-  options: CheckOptions,
+  options: ReadOptions,
   workers: readonly Worker[],
   deliver: (outcome: Outcome) => void,
   signal: AbortSignal,
@@ -166,6 +185,8 @@ export async function checkItems(
   for (const worker of workers) {
     worker.on("message", ({ i, outcome }: { i: number; outcome: Outcome }) => finished(i, outcome));
     worker.on("error", (error) => failure?.(error));
+    // A message that could not be rebuilt is an outcome lost: fail, rather than wait forever.
+    worker.on("messageerror", (error) => failure?.(error));
     worker.postMessage(job);
   }
   // What needs no file: skipped files and problems, at once.

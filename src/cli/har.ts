@@ -14,8 +14,8 @@ import { openRegular, type Source } from "./read.ts";
 
 /** One SSE response of a HAR file: its body, or why there is none to check. */
 export type HarStream =
-  | { readonly name: string; readonly body: Uint8Array; readonly problem?: undefined }
-  | { readonly name: string; readonly body?: undefined; readonly problem: string };
+  | { readonly url: string; readonly body: Uint8Array; readonly problem?: undefined }
+  | { readonly url: string; readonly body?: undefined; readonly problem: string };
 
 /**
  * The largest HAR file read: 256 MiB, or an eighth of the JavaScript heap when that is
@@ -116,17 +116,17 @@ function parseHar(
     for (const entry of sse) {
       const request = get(entry, "request");
       const url = clip(text(get(request, "url")), 2000);
-      const name = `${path}: ${clip(text(get(request, "method")), 100)} ${url} ${clip(text(get(entry, "startedDateTime")), 100)}`;
+      const what = `${clip(text(get(request, "method")), 100)} ${url} ${clip(text(get(entry, "startedDateTime")), 100)}`;
       const content = get(get(entry, "response"), "content");
       const body = get(content, "text");
       const size = get(content, "size");
       // No text, or none for a body the HAR says had bytes: the browser did not keep it.
       if (typeof body !== "string" || (body === "" && typeof size === "number" && size > 0)) {
-        yield { name, problem: `${name}: no body recorded` };
+        yield { url: what, problem: "no body recorded" };
         continue;
       }
       const base64 = get(content, "encoding") === "base64";
-      yield { name, body: Buffer.from(body, base64 ? "base64" : "utf8") };
+      yield { url: what, body: Buffer.from(body, base64 ? "base64" : "utf8") };
     }
   };
   return { streams: streams(), skipped: entries.length - sse.length };

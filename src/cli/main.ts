@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `ag-ui-verify` command: checks a recorded AG-UI event stream (SSE or JSON Lines, from
- * a file or stdin) or a live agent endpoint, and reports for people or, with `--json`, for
- * programs. Exit status 0: valid; 1: the stream breaks a rule; 2: a usage or I/O problem.
+ * The `ag-ui-verify` command: lints recorded AG-UI event streams (SSE or JSON Lines, from
+ * files, HAR files or stdin) or a live agent endpoint, and reports every finding for people
+ * or, with `--reporter`, for programs and CI. Exit status 0: no finding at or above
+ * `--fail-on`; 1: one; 2: a usage or I/O problem.
  *
  * src/cli/ is the only part of src/ that touches `process` or the file system; the
  * library never imports from it. Built to dist/cli.js.
@@ -12,15 +13,18 @@
 import { readFileSync, statSync } from "node:fs";
 import process from "node:process";
 import { isMainThread } from "node:worker_threads";
-import { jsonReport, plural, type Result, style, textReport } from "../report/render.ts";
-import { escapeControls, shown } from "../report/safe.ts";
+import type { LintedInput, ToolInfo } from "../report/formats-shared.ts";
+import { invalidLine } from "../report/lint-text.ts";
+import { plural } from "../report/render.ts";
+import { escapeControls } from "../report/safe.ts";
 import { Summary } from "../report/summary.ts";
-import { HELP, type Options, parseOptions } from "./args.ts";
+import { HELP, lintOptions, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
 import { expand, forWorker } from "./inputs.ts";
+import { Output, reportWriter } from "./output.ts";
 import { messageOf, UsageError } from "./problems.ts";
-import { checkFile, checkStream, openStream } from "./read.ts";
-import { checkUrl } from "./url.ts";
+import { lintFile, lintSource, openStream } from "./read.ts";
+import { lintUrl } from "./url.ts";
 
 function version(): string {
   try {
@@ -34,12 +38,14 @@ function version(): string {
   }
 }
 
-function useColor(options: Options): boolean {
+function useColor(options: Options, out: Output): boolean {
   const { NO_COLOR, FORCE_COLOR } = process.env;
   if (options.noColor || (NO_COLOR !== undefined && NO_COLOR !== "")) return false;
   if (FORCE_COLOR !== undefined) return FORCE_COLOR !== "0" && FORCE_COLOR !== "false";
-  return process.stdout.isTTY === true;
+  return out.terminal;
 }
+
+const tool = (): ToolInfo => ({ name: "ag-ui-verify", version: version() });
 
 const say = (text: string): void => {
   process.stdout.write(text);
@@ -55,6 +61,20 @@ function usageFailure(message: string, json: boolean): number {
   if (json) say(`${JSON.stringify({ valid: false, usageError: message })}\n`);
   warn(message);
   return 2;
+}
+
+/**
+ * The exit status: 2 when an input could not be read, 1 for a finding at --fail-on or
+ * above (a line on stderr says so when only warnings fail it).
+ */
+function status(summary: Summary, options: Options): number {
+  if (summary.unreadable > 0) return 2;
+  const { errors, warnings } = summary.totals;
+  if (options.failOn === "none") return 0;
+  if (errors > 0) return 1;
+  if (options.failOn !== "warning" || warnings === 0) return 0;
+  warn(`${plural(warnings, "warning")}, and --fail-on warning`);
+  return 1;
 }
 
 /** A live line on stderr while many inputs are checked (a terminal only). */
@@ -108,10 +128,11 @@ function oneCapture(paths: readonly string[]): boolean {
 }
 
 /**
- * Checks many inputs: NDJSON or a summary on stdout. Ctrl-C (SIGINT) stops the work, prints
- * the summary of what was handed on so far, "interrupted after N of M inputs", and exits 130.
+ * Lints many inputs: the report as they come (in input order), the summary at the end.
+ * Ctrl-C (SIGINT) stops the work, prints the summary of what was handed on so far,
+ * "interrupted after N of M inputs", and exits 130.
  */
-async function corpus(options: Options): Promise<number> {
+async function corpus(options: Options, out: Output): Promise<number> {
   const start = performance.now();
   // One worker starts while the inputs are found (a walk can take as long); the rest once
   // they are known, no more than there are files.
@@ -121,30 +142,29 @@ async function corpus(options: Options): Promise<number> {
   const workers = [...early.slice(0, files), ...startWorkers(files - early.length)];
   for (const idle of early.slice(files)) void idle.terminate();
   const summary = new Summary();
+  const writer = reportWriter(options.reporter, out, tool(), false, useColor(options, out));
   const progress = new Progress(items.length, process.stderr.isTTY === true);
   const stop = new AbortController();
   const interrupt = () => stop.abort();
   process.once("SIGINT", interrupt);
   let done = 0;
-  // NDJSON lines go out in batches: one write per line costs more than checking a capture.
-  let lines = "";
   try {
     await checkItems(
       items,
-      options,
+      lintOptions(options),
       workers,
       (outcome) => {
         summary.add(outcome);
-        for (const report of outcome.reports) {
-          if (options.json) lines += `${JSON.stringify(report)}\n`;
-          if (report.usageError !== undefined) {
+        for (const input of outcome.inputs) {
+          writer.input(input);
+          if (input.problem !== undefined) {
             progress.clear();
-            warn(report.usageError);
+            warn(
+              input.url === undefined
+                ? input.problem
+                : `${input.name}: ${input.url}: ${input.problem}`,
+            );
           }
-        }
-        if (lines.length > 65536) {
-          say(lines);
-          lines = "";
         }
         progress.update(++done, summary.bytes, summary.invalid);
       },
@@ -156,13 +176,8 @@ async function corpus(options: Options): Promise<number> {
   const interrupted = stop.signal.aborted;
   if (interrupted) summary.interrupted = { after: done, of: items.length };
   progress.clear();
-  say(lines);
-  const durationMs = performance.now() - start;
-  say(
-    options.json
-      ? `${JSON.stringify(summary.json(durationMs))}\n`
-      : summary.text(style(useColor(options)), durationMs),
-  );
+  writer.end(summary, performance.now() - start);
+  out.close();
   if (summary.invalid > 0) {
     warn(`${summary.invalid} of ${plural(summary.inputs, "input")} invalid`);
   }
@@ -172,7 +187,22 @@ async function corpus(options: Options): Promise<number> {
     await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
     process.exit(130);
   }
-  return summary.unreadable > 0 ? 2 : summary.invalid > 0 ? 1 : 0;
+  return status(summary, options);
+}
+
+/** The one input of a run that has one: a file, stdin, a FIFO, or --url. */
+async function one(options: Options): Promise<LintedInput> {
+  const path = options.paths[0] ?? "-";
+  const read = lintOptions(options);
+  try {
+    if (options.url !== undefined) return await lintUrl(options.url, options);
+    if (path === "-") return await lintSource(process.stdin, "-", read);
+    if (regular(path)) return lintFile(path, read);
+    return await lintSource(openStream(path), path, read); // a FIFO, /dev/stdin…
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { name: options.url ?? path, problem: error.message };
+  }
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -193,34 +223,38 @@ async function main(args: readonly string[]): Promise<number> {
   }
   // Notes are for the person at a terminal: piped, the output is the same for every --jobs.
   if (process.stderr.isTTY) for (const note of options.notes) warn(note);
-  if (options.url === undefined && !oneCapture(options.paths)) return corpus(options);
-  const path = options.paths[0] ?? "-";
-  let result: Result;
+  let out: Output;
   try {
-    if (options.url !== undefined) result = await checkUrl(options.url, options);
-    else if (path === "-") result = await checkStream(process.stdin, "-", options);
-    else if (regular(path)) result = checkFile(path, options);
-    else result = await checkStream(openStream(path), path, options); // a FIFO, /dev/stdin…
+    out = new Output(options.output);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return usageFailure(error.message, options.json);
+    return usageFailure(error.message, options.reporter === "ndjson");
   }
-  if (options.json) say(`${JSON.stringify(jsonReport(result), null, 2)}\n`);
-  else say(textReport(result, style(useColor(options))));
-  const { error, position } = result;
-  if (error === undefined) return 0;
-  // The report above holds the message; this line, for logs, names the code alone.
-  const where = position === undefined ? "" : `, line ${position.line}`;
-  warn(
-    `invalid stream (${shown(result.input, 1000)}${where}): ${error.code} (rule ${error.rule}) at index ${error.index}`,
-  );
-  return 1;
+  if (options.url === undefined && !oneCapture(options.paths)) return corpus(options, out);
+  const start = performance.now();
+  const input = await one(options);
+  const summary = new Summary();
+  summary.add({ inputs: [input], skipped: 0 });
+  const writer = reportWriter(options.reporter, out, tool(), true, useColor(options, out));
+  writer.input(input);
+  writer.end(summary, performance.now() - start);
+  out.close();
+  if (input.problem !== undefined) warn(input.problem);
+  else if (input.report !== undefined) {
+    // The report holds the messages; this line, for logs, names the first error alone.
+    const line = invalidLine({ ...input, report: input.report });
+    if (line !== undefined) warn(line);
+  }
+  return status(summary, options);
 }
 
 if (!isMainThread) serveWorker();
 else {
   // A closed stdout (`| head`) is not worth a stack trace.
   process.stdout.on("error", () => {});
+  // Until main says otherwise: a run that ends without a verdict (a lost worker result)
+  // must not look like success.
+  process.exitCode = 2;
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

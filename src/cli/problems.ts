@@ -32,10 +32,10 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A one-line message for a failed file operation on `what`. */
-export function ioMessage(error: unknown, what: string): string {
+/** A one-line message for a failed file operation on `what` (`verb`: what was tried). */
+export function ioMessage(error: unknown, what: string, verb = "read"): string {
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
   const reason =
     (typeof code === "string" && REASONS[code]) || messageOf(error).replace(/\s+/g, " ");
-  return `cannot read ${what}: ${reason}`;
+  return `cannot ${verb} ${what}: ${reason}`;
 }

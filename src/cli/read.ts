@@ -1,6 +1,6 @@
 /**
- * Reading inputs for checking: a file (read twice when invalid: fast, then again with
- * positions to say where), or a stream such as stdin or a FIFO (read once, with positions).
+ * Reading inputs for linting: a regular file, bytes held in memory (a HAR entry's body), or
+ * a stream such as stdin or a FIFO, each chunk by chunk into one {@link InputReader}.
  * @module
  */
 
@@ -17,10 +17,31 @@ import {
 import { Socket } from "node:net";
 import process from "node:process";
 import { isatty, ReadStream } from "node:tty";
-import { Check, type CheckOptions } from "../report/check.ts";
-import type { Result } from "../report/render.ts";
+import type { LintOptions, LintReport } from "../lint/types.ts";
+import type { LintedInput } from "../report/formats-shared.ts";
+import { InputReader } from "../report/input-reader.ts";
+import { agUiSchema } from "../schema/index.ts";
+import type { Format } from "../sse/json-lines.ts";
 import { special } from "./inputs.ts";
 import { ioMessage, NotRegular, UsageError } from "./problems.ts";
+
+/**
+ * What every input is linted with: the linter's options as plain data (they go to the
+ * worker threads), `strict` for the AG-UI event schema, and the input format, if forced.
+ */
+export interface ReadOptions extends Omit<LintOptions, "schema"> {
+  readonly format?: Format | undefined;
+  readonly strict?: boolean | undefined;
+}
+
+/** A reader for one input, with the schema when `strict`. */
+export function inputReader(options: ReadOptions): InputReader {
+  const { strict, ...rest } = options;
+  return new InputReader({ ...rest, schema: strict === true ? agUiSchema : undefined });
+}
+
+/** A linted input as the command reads it: always with a report. */
+export type Read = LintedInput & { readonly report: LintReport };
 
 /**
  * Opening never waits: a FIFO without a writer opens at once (and its reads wait, in the
@@ -54,77 +75,70 @@ export function openRegular(path: string): { fd: number; size: number } {
   }
 }
 
-function result(check: Check, input: string, start: number): Result {
-  return {
-    input,
-    format: check.format ?? "sse",
-    tally: check.tally,
-    bytes: check.bytes,
-    durationMs: performance.now() - start,
-    error: check.error,
-    position: check.position,
-    unterminated: check.unterminated,
-  };
-}
-
 const CHUNK = 64 * 1024;
 /**
- * One buffer for every file read in this thread (a check keeps no bytes it is given), in
- * 64 KiB chunks, as a file stream reads. The verdict does not depend on the chunk size.
+ * One buffer for every file read in this thread (a reader copies what it keeps), in 64 KiB
+ * chunks, as a file stream reads. The report does not depend on the chunk size.
  */
 const buffer = new Uint8Array(CHUNK);
 
-/** What this thread has checked so far: how many inputs, and how many were invalid. */
-const record = { inputs: 0, invalid: 0 };
-
-/**
- * Checks an input read by `feed` (which pushes its chunks into the check, then finishes
- * it). Positions cost about a fifth of the decoding, so an input is read without them,
- * and an invalid one again with them, to say where; but once more than a quarter of the
- * inputs were invalid, reading twice costs more than positions do, and it reads once.
- */
-function twice(input: string, options: CheckOptions, feed: (check: Check) => void): Result {
-  const start = performance.now();
-  const positions = record.inputs >= 16 && record.invalid * 4 > record.inputs;
-  let check = new Check(options, positions);
-  feed(check);
-  record.inputs++;
-  if (check.error !== undefined) {
-    record.invalid++;
-    if (!positions) {
-      check = new Check(options, true);
-      feed(check);
-    }
-  }
-  return result(check, input, start);
+function read(name: string, url: string | undefined, reader: InputReader): Read {
+  const { report, array } = reader.finish();
+  return { name, ...(url === undefined ? {} : { url }), report, ...(array ? { array } : {}) };
 }
 
 /**
- * Checks the regular file at `path`; throws a {@link NotRegular} when it is something else
+ * Lints the regular file at `path`; throws a {@link NotRegular} when it is something else
  * (a FIFO, a device…), and a {@link UsageError} when it cannot be read.
  */
-export function checkFile(path: string, options: CheckOptions): Result {
-  const io = <T>(operation: () => T): T => {
-    try {
-      return operation();
-    } catch (error) {
-      throw new UsageError(ioMessage(error, JSON.stringify(path)));
-    }
-  };
+export function lintFile(path: string, options: ReadOptions): Read {
   const { fd } = openRegular(path);
   try {
-    return twice(path, options, (check) => {
-      for (let at = 0; ; ) {
-        const n = io(() => readSync(fd, buffer, 0, CHUNK, at));
-        at += n;
-        // A regular file reads short only at its end, which spares one read per file.
-        if (n === 0 || !check.push(buffer.subarray(0, n)) || n < CHUNK) break;
+    const reader = inputReader(options);
+    for (let at = 0; ; ) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, CHUNK, at);
+      } catch (error) {
+        throw new UsageError(ioMessage(error, JSON.stringify(path)));
       }
-      check.finish();
-    });
+      at += n;
+      if (n === 0) break;
+      reader.push(buffer.subarray(0, n));
+      // A regular file reads short only at its end, which spares one read per file.
+      if (n < CHUNK) break;
+    }
+    return read(path, undefined, reader);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Lints bytes held in memory (a HAR entry's body: `name` the HAR file, `url` the entry). */
+export function lintBytes(
+  bytes: Uint8Array,
+  name: string,
+  url: string,
+  options: ReadOptions,
+): Read {
+  const reader = inputReader(options);
+  for (let at = 0; at < bytes.length; at += CHUNK) reader.push(bytes.subarray(at, at + CHUNK));
+  return read(name, url, reader);
+}
+
+/** Lints a stream that can be read only once (stdin, a FIFO). */
+export async function lintSource(
+  source: AsyncIterable<Uint8Array>,
+  name: string,
+  options: ReadOptions,
+): Promise<Read> {
+  const reader = inputReader(options);
+  try {
+    for await (const chunk of source) reader.push(chunk);
+  } catch (error) {
+    throw new UsageError(ioMessage(error, name === "-" ? "stdin" : JSON.stringify(name)));
+  }
+  return read(name, undefined, reader);
 }
 
 /** Names of stdin. */
@@ -165,31 +179,4 @@ export function openStream(path: string): Source {
     return new Socket({ fd, readable: true, writable: false });
   }
   return isatty(fd) ? new ReadStream(fd) : createReadStream("", { fd });
-}
-
-/** Checks bytes held in memory (a HAR entry's body), chunk by chunk. */
-export function checkBytes(bytes: Uint8Array, input: string, options: CheckOptions): Result {
-  return twice(input, options, (check) => {
-    for (let at = 0; at < bytes.length; at += CHUNK) {
-      if (!check.push(bytes.subarray(at, at + CHUNK))) break;
-    }
-    check.finish();
-  });
-}
-
-/** Checks a stream that can be read only once (stdin), with positions. */
-export async function checkStream(
-  source: AsyncIterable<Uint8Array>,
-  name: string,
-  options: CheckOptions,
-): Promise<Result> {
-  const start = performance.now();
-  const check = new Check(options, true);
-  try {
-    for await (const chunk of source) if (!check.push(chunk)) return result(check, name, start);
-  } catch (error) {
-    throw new UsageError(ioMessage(error, name === "-" ? "stdin" : JSON.stringify(name)));
-  }
-  check.finish();
-  return result(check, name, start);
 }

@@ -1,19 +1,18 @@
 /**
- * `--url`: run an agent (POST a RunAgentInput) and check its events as they arrive.
+ * `--url`: run an agent (POST a RunAgentInput) and lint its events as they arrive.
  * @module
  */
 
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { text as streamText } from "node:stream/consumers";
-import { isVerifyError, type VerifyError } from "../errors.ts";
 import type { RunAgentInput } from "../events/index.ts";
 import { HttpError, runAgent } from "../http/client.ts";
-import { plural, type Result } from "../report/render.ts";
-import { Tally } from "../report/tally.ts";
-import { agUiSchema } from "../schema/index.ts";
-import type { Options } from "./args.ts";
+import { isEventStreamType } from "../http/fetch.ts";
+import { plural } from "../report/render.ts";
+import { lintOptions, type Options } from "./args.ts";
 import { ioMessage, messageOf, UsageError } from "./problems.ts";
+import { inputReader, type Read } from "./read.ts";
 
 async function readInput(path: string | undefined): Promise<RunAgentInput> {
   if (path === undefined) {
@@ -61,93 +60,73 @@ function causeOf(error: unknown): string {
 }
 
 /**
- * Runs the agent at `url` and checks its events as they arrive. Gives up (a
+ * Runs the agent at `url` and lints its events as they arrive. Gives up (a
  * {@link UsageError}) after `--timeout` without a byte, and says so when the connection
- * breaks before the stream ends.
+ * breaks before the stream ends. `runAgent` makes the request and judges the response (an
+ * HTTP error, a body that is no event stream); the body itself goes to the linter, which
+ * reads on after an error where the verifier would stop.
  */
-export async function checkUrl(url: string, options: Options): Promise<Result> {
+export async function lintUrl(url: string, options: Options): Promise<Read> {
   const input = await readInput(options.input);
-  const tally = new Tally(true);
+  const reader = inputReader({ ...lintOptions(options), format: "sse" });
   const seconds = options.timeoutMs / 1000;
   const idle = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let events = 0;
   const heard = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const after = tally.events === 0 ? "" : ` after ${plural(tally.events, "event")}`;
+      const after = events === 0 ? "" : ` after ${plural(events, "event")}`;
       idle.abort(
         new UsageError(`no byte from ${url} for ${seconds} s${after} (--timeout ${seconds})`),
       );
     }, options.timeoutMs);
   };
-  let bytes = 0;
-  // Counts the body's bytes on their way to the library's decoder, and restarts the clock.
-  const counting = async (request: Request): Promise<Response> => {
+  let body: ReadableStream<Uint8Array> | undefined;
+  // The body is kept for the linter; runAgent gets the response without it, once it has
+  // judged the status and the content type.
+  const keep = async (request: Request): Promise<Response> => {
     const response = await fetch(request);
     heard();
-    // Bodies of other statuses are runAgent's to read (errors) or have none.
-    if (
-      response.body === null ||
-      !response.ok ||
-      response.status === 204 ||
-      response.status === 205
-    ) {
-      return response;
-    }
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          bytes += chunk.byteLength;
-          heard();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+    const type = response.headers.get("content-type");
+    if (response.body === null || !response.ok || !isEventStreamType(type)) return response;
+    body = response.body;
     const { status, statusText, headers } = response;
-    return new Response(body, { status, statusText, headers });
+    return new Response(null, { status, statusText, headers });
   };
-  const start = performance.now();
   heard();
   try {
-    let events: Awaited<ReturnType<typeof runAgent>>;
     try {
-      events = await runAgent(url, input, {
-        fetch: counting,
+      await runAgent(url, input, {
+        fetch: keep,
         signal: idle.signal,
         headers: [...options.headers],
-        allowSequentialRuns: options.allowSequentialRuns,
-        maxBufferSize: options.maxBufferSize,
-        maxIds: options.maxIds,
-        schema: options.strict ? agUiSchema : undefined,
+        verify: false,
       });
     } catch (error) {
       if (idle.signal.aborted) throw idle.signal.reason;
       if (error instanceof HttpError) throw new UsageError(error.message.replace(/\s+/g, " "));
       throw new UsageError(`cannot reach ${url}: ${causeOf(error)}`);
     }
-    let error: VerifyError | undefined;
+    const source = body?.getReader();
+    const abort = () => void source?.cancel(idle.signal.reason).catch(() => {});
+    idle.signal.addEventListener("abort", abort, { once: true });
     try {
-      for await (const event of events) tally.add(event);
-    } catch (thrown) {
-      if (!isVerifyError(thrown)) {
-        if (idle.signal.aborted) throw idle.signal.reason;
-        const run = tally.runs[tally.runs.length - 1];
-        const when =
-          run !== undefined && run.outcome === undefined ? "mid-run" : "before the stream ended";
-        throw new UsageError(
-          `the connection to ${url} broke ${when}, after ${plural(tally.events, "event")}: ${causeOf(thrown)}`,
-        );
+      for (;;) {
+        const { done, value } = source === undefined ? { done: true } : await source.read();
+        if (done === true || value === undefined) break;
+        heard();
+        reader.push(value);
+        events = reader.events;
       }
-      error = thrown;
+    } catch (thrown) {
+      if (idle.signal.aborted) throw idle.signal.reason;
+      throw new UsageError(
+        `the connection to ${url} broke after ${plural(events, "event")}: ${causeOf(thrown)}`,
+      );
     }
-    return {
-      input: url,
-      format: "url",
-      tally,
-      bytes,
-      durationMs: performance.now() - start,
-      error,
-    };
+    const { report } = reader.finish();
+    return { name: url, report, live: true };
   } finally {
     clearTimeout(timer);
   }

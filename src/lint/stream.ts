@@ -9,7 +9,7 @@ import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
 import { Linter } from "./linter.ts";
 import type { LintOptions, LintReport } from "./types.ts";
-import type { Warning } from "./warnings.ts";
+import { ignoredLine } from "./warnings.ts";
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /** How many bytes may go by before the format must be told (blank lines, a BOM). */
@@ -69,18 +69,19 @@ export class LintReader {
   }
 
   push(chunk: Uint8Array): void {
-    if (this.#stopped || chunk.length === 0) return;
+    // The input's size counts every byte, also those after a message too long to read.
     this.bytes += chunk.length;
+    if (this.#stopped || chunk.length === 0) return;
     if (this.#decoder !== undefined || this.#lines !== undefined) {
       this.#feed(chunk);
       return;
     }
-    // Copied (the caller may reuse its buffer) with what came before, while the format is
-    // not told: at most SNIFF_LIMIT bytes.
-    const held = concat([...this.#held, chunk]);
+    // While the format is not told (at most SNIFF_LIMIT bytes of blank lines or a BOM), what
+    // came is copied, as the caller may reuse its buffer; a chunk that tells it is not.
+    const held = this.#held.length === 0 ? chunk : concat([...this.#held, chunk]);
     const format = this.format ?? sniff(held);
     if (format === undefined && held.length < SNIFF_LIMIT) {
-      this.#held = [held];
+      this.#held = [held === chunk ? chunk.slice() : held];
       return;
     }
     this.#held = [];
@@ -146,21 +147,6 @@ export class LintReader {
       this.#stopped = true;
     }
   }
-}
-
-/** SSE_LINE_IGNORED (SPEC §18.2): a line whose field the parser does not know. */
-function ignoredLine(line: string | undefined): Warning {
-  const shown = line === undefined ? "a line" : `the line ${quote(line)}`;
-  return {
-    code: "SSE_LINE_IGNORED",
-    text: `${shown} has none of the fields data, event, id, retry; the client's SSE parser ignores it, and an event it carries is lost (expected "data: " before the JSON).`,
-    eventType: undefined,
-    subject: line === undefined ? undefined : line.slice(0, line.indexOf(":") + 1 || 20),
-  };
-}
-
-function quote(text: string): string {
-  return text.length <= 100 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 100))}…`;
 }
 
 /**

@@ -19,6 +19,10 @@ export interface LintedInput {
   readonly report?: LintReport | undefined;
   /** An input that could not be read (the command's exit 2 cases): why. */
   readonly problem?: string | undefined;
+  /** The input was one JSON array of events (read as a list: no lines or offsets). */
+  readonly array?: boolean | undefined;
+  /** `--url`: a live stream, not a recording. */
+  readonly live?: boolean | undefined;
 }
 
 /** The tool the reports name. */
@@ -193,34 +197,55 @@ export interface Totals {
   readonly byCode: Readonly<Record<string, number>>;
 }
 
-/** The {@link Totals} of `inputs`. */
-export function totals(inputs: readonly LintedInput[]): Totals {
-  let valid = 0;
-  let invalid = 0;
-  let unreadable = 0;
-  let errors = 0;
-  let warnings = 0;
-  const codes = new Map<string, number>();
-  for (const input of inputs) {
+/** {@link Totals} added up one input at a time (the command's summary keeps one). */
+export class TotalsCounter {
+  #inputs = 0;
+  #valid = 0;
+  #invalid = 0;
+  #unreadable = 0;
+  #errors = 0;
+  #warnings = 0;
+  readonly #codes = new Map<string, number>();
+
+  add(input: LintedInput): void {
+    this.#inputs++;
     const outcome = outcomeOf(input);
     if (outcome.problem !== undefined) {
-      unreadable++;
-      continue;
+      this.#unreadable++;
+      return;
     }
     const { report } = outcome;
-    if (report.valid) valid++;
-    else invalid++;
-    errors += report.errors;
-    warnings += report.warnings;
+    if (report.valid) this.#valid++;
+    else this.#invalid++;
+    this.#errors += report.errors;
+    this.#warnings += report.warnings;
     for (const f of report.findings) {
       const code = wellFormed(f.code);
-      codes.set(code, (codes.get(code) ?? 0) + 1);
+      this.#codes.set(code, (this.#codes.get(code) ?? 0) + 1);
     }
   }
-  const byCode = Object.fromEntries(
-    [...codes].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)),
-  );
-  return { inputs: inputs.length, valid, invalid, unreadable, errors, warnings, byCode };
+
+  get totals(): Totals {
+    const byCode = Object.fromEntries(
+      [...this.#codes].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    return {
+      inputs: this.#inputs,
+      valid: this.#valid,
+      invalid: this.#invalid,
+      unreadable: this.#unreadable,
+      errors: this.#errors,
+      warnings: this.#warnings,
+      byCode,
+    };
+  }
+}
+
+/** The {@link Totals} of `inputs`. */
+export function totals(inputs: readonly LintedInput[]): Totals {
+  const counter = new TotalsCounter();
+  for (const input of inputs) counter.add(input);
+  return counter.totals;
 }
 
 /** `n` and `one`, or `many` when n is not 1. */

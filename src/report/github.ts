@@ -65,7 +65,8 @@ export function github(inputs: readonly LintedInput[]): string {
     for (const f of outcome.report.findings) {
       const properties: Properties = [
         ["file", input.name],
-        ["line", lineOf(f)],
+        // A HAR entry's lines are its body's, not the HAR file's.
+        ["line", input.url === undefined ? lineOf(f) : undefined],
         ["title", f.code],
       ];
       lines.push(

@@ -8,22 +8,12 @@
  */
 
 import type { Finding, LintReport } from "../lint/types.ts";
-import { describeCode, errorsFirst } from "./formats-shared.ts";
+import { describeCode, errorsFirst, type LintedInput } from "./formats-shared.ts";
 import { count, formatBytes, plural, ruleLines, type Style, style, wrap } from "./render.ts";
 import { clip, escapeControls, previewLine, shown } from "./safe.ts";
 
-/** One input to show: its name (a HAR entry's URL after it) and what linting it gave. */
-export interface TextInput {
-  /** The file name as given, `-` for stdin, the HAR file's path, or the URL. */
-  readonly name: string;
-  /** A HAR entry: its method, URL and start time. */
-  readonly url?: string | undefined;
-  readonly report: LintReport;
-  /** The input was one JSON array of events (read as a list, without lines). */
-  readonly array?: boolean | undefined;
-  /** `--url`: a live stream. */
-  readonly live?: boolean | undefined;
-}
+/** One input to show: a {@link LintedInput} that was read. */
+export type TextInput = LintedInput & { readonly report: LintReport };
 
 /** Where a code's rule page is, from the working directory of the repository or package. */
 export const RULES_PAGE = "docs/rules.md";
@@ -43,28 +33,38 @@ export const displayName = (input: { name: string; url?: string | undefined }): 
 function formatName(input: TextInput): string {
   if (input.live === true) return "live SSE";
   if (input.array === true) return "JSON array";
-  return input.report.input?.format === "jsonl" ? "JSON Lines" : "SSE";
+  const format = input.report.input?.format;
+  return format === "jsonl" ? "JSON Lines" : format === "sse" ? "SSE" : "events";
 }
 
-/** A finding's message, with its code when the message does not name it. */
-function messageOf(f: Finding, report: LintReport): string {
+/**
+ * A finding's message, with its code when the message does not name it. A decoding
+ * failure's message names an "SSE message" (SPEC §10.3); in a JSON Lines input it was a line.
+ */
+function messageOf(f: Finding, input: TextInput): string {
+  const { report } = input;
   const empty =
     report.input?.bytes === 0 && f.code === "STREAM_ENDED_BEFORE_RUN_STARTED"
       ? "empty input (0 bytes): "
       : "";
-  const text = empty + shown(f.message, 4000);
+  const lines = report.input?.format === "jsonl" && input.array !== true;
+  const message =
+    lines && f.message.startsWith(SSE_SUBJECT) ? `JSON line${f.message.slice(11)}` : f.message;
+  const text = empty + shown(message, 4000);
   return f.message.includes(`[${f.code}`) ? text : `${text} [${shown(f.code, 100)}]`;
 }
+
+const SSE_SUBJECT = "SSE message at index ";
 
 /** `(400 events, #3 to #402)` for a merged finding. */
 const times = (f: Finding): string =>
   f.count > 1 ? ` (${plural(f.count, "event")}, #${f.index} to #${f.lastIndex})` : "";
 
 /** One finding's line: its mark, line, message, how many, and its rule page. */
-function findingLine(f: Finding, report: LintReport, s: Style): string {
+function findingLine(f: Finding, input: TextInput, s: Style): string {
   const mark = f.severity === "error" ? s.red("✘") : s.yellow("!");
   const where = f.line === undefined ? "" : s.dim(`line ${count(f.line)}  `);
-  return `  ${mark} ${where}${messageOf(f, report)}${times(f)}  ${s.dim(ruleAnchor(f.code))}`;
+  return `  ${mark} ${where}${messageOf(f, input)}${times(f)}  ${s.dim(ruleAnchor(f.code))}`;
 }
 
 /** The first error's context: the rule in words, where, the events before it. */
@@ -80,12 +80,8 @@ function contextLines(f: Finding, input: TextInput, s: Style): string[] {
   } else if (f.line !== undefined && f.offset !== undefined) {
     const at = `line ${f.line}, byte offset ${f.offset}`;
     if (atEnd) lines.push(`      At the end of the input: ${at}.`);
-    else if (jsonl) {
-      const shared = f.message.startsWith("SSE message")
-        ? " (a JSON line: the message's wording is the SSE decoder's)"
-        : "";
-      lines.push(`      At ${at}, where the offending JSON line starts${shared}.`);
-    } else lines.push(`      At ${at}, where the offending SSE message starts.`);
+    else if (jsonl) lines.push(`      At ${at}, where the offending JSON line starts.`);
+    else lines.push(`      At ${at}, where the offending SSE message starts.`);
   }
   const u = report.input?.unterminated;
   if (atEnd && u !== undefined) {
@@ -132,7 +128,7 @@ export function lintText(input: TextInput, s: Style = style(false)): string {
       lines.push("", s.bold(head));
       heading = head;
     }
-    lines.push(findingLine(f, report, s));
+    lines.push(findingLine(f, input, s));
     if (f === firstError) lines.push(...contextLines(f, input, s), "");
   }
   const hidden = findings.length - Math.min(findings.length, FINDINGS_MAX) + report.omitted;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Finding } from "../lint/types.ts";
+import type { Finding, LintReport } from "../lint/types.ts";
 import {
   jsonText,
   type LintedInput,
@@ -38,8 +38,12 @@ export interface InputObject {
   warnings: number;
   omitted: number;
   events: number;
-  /** `lintStream`: the input's format and size. */
-  input?: { format: "sse" | "jsonl"; bytes: number };
+  /** `lintStream`: the input's format and size, and where an unterminated last SSE message starts. */
+  input?: {
+    format: "sse" | "jsonl";
+    bytes: number;
+    unterminated?: { line: number; offset: number };
+  };
   findings: FindingObject[];
   problem?: string;
 }
@@ -59,6 +63,14 @@ export function findingObject(f: Finding): FindingObject {
     line: f.line ?? null,
     offset: f.offset ?? null,
   };
+}
+
+/** The `input` of an input's line: format, size, and the unterminated last message, if any. */
+function inputOf(input: NonNullable<LintReport["input"]>): NonNullable<InputObject["input"]> {
+  const { format, bytes, unterminated: u } = input;
+  return u === undefined
+    ? { format, bytes }
+    : { format, bytes, unterminated: { line: u.line, offset: u.offset } };
 }
 
 /** The object of one input's line. */
@@ -87,9 +99,7 @@ export function inputObject(input: LintedInput): InputObject {
     warnings: report.warnings,
     omitted: report.omitted,
     events: report.events,
-    ...(report.input === undefined
-      ? {}
-      : { input: { format: report.input.format, bytes: report.input.bytes } }),
+    ...(report.input === undefined ? {} : { input: inputOf(report.input) }),
     findings: report.findings.map(findingObject),
   };
 }
@@ -99,10 +109,10 @@ export function inputObject(input: LintedInput): InputObject {
  * caller's `extra` fields (a duration, skipped entries…), which cannot replace a total.
  */
 export function summaryObject(
-  inputs: readonly LintedInput[],
+  inputs: readonly LintedInput[] | Totals,
   extra: Readonly<Record<string, unknown>> = {},
 ): { summary: Totals & Readonly<Record<string, unknown>> } {
-  const t = totals(inputs);
+  const t = Array.isArray(inputs) ? totals(inputs) : (inputs as Totals);
   const more = Object.entries(extra)
     .filter(([key]) => !Object.hasOwn(t, key))
     .map(([key, value]) => [wellFormed(key), value] as const);

@@ -112,10 +112,14 @@ export function artifactUri(path: string): string {
   return encoded(slashed);
 }
 
-/** The location of `input`, at `line` when it is a line number. */
+/**
+ * The location of `input`, at `line` when it is a line number of the file (a HAR entry's
+ * lines are its body's, not the HAR file's: none).
+ */
 function locationOf(input: LintedInput, line?: number): SarifLocation {
   const artifactLocation = { uri: artifactUri(input.name) };
-  const region = line !== undefined && Number.isSafeInteger(line) && line >= 1;
+  const region =
+    input.url === undefined && line !== undefined && Number.isSafeInteger(line) && line >= 1;
   return {
     physicalLocation: region
       ? { artifactLocation, region: { startLine: line } }

@@ -1,24 +1,34 @@
 /**
- * The summary of a corpus: totals, invalid inputs grouped by code (with the rule in words
- * and the first few inputs, with line numbers), what could not be read, the largest inputs.
- * Fed in input order, so it does not depend on which job finished first.
+ * The summary of a corpus (SPEC §18.3): totals, the codes found (errors, then warnings,
+ * each with the rule in words and the first few inputs, with the line of the first
+ * finding), what could not be read, the largest inputs. Fed in input order, so it does not
+ * depend on which job finished first. Plain data in, text or an object out: no I/O.
  * @module
  */
 
+import {
+  describeCode,
+  type LintedInput,
+  outcomeOf,
+  type Totals,
+  TotalsCounter,
+} from "./formats-shared.ts";
+import { displayName } from "./lint-text.ts";
+import { summaryObject } from "./ndjson.ts";
 import {
   count,
   formatBytes,
   formatDuration,
   plural,
-  type Report,
   ruleLines,
   type Style,
+  wrap,
 } from "./render.ts";
 import { shown } from "./safe.ts";
 
-/** What one item gave: a report per input (a HAR file gives one per event stream). */
+/** What one item gave: an input each (a HAR file gives one per event stream). */
 export interface Outcome {
-  readonly reports: Report[];
+  readonly inputs: readonly LintedInput[];
   /** HAR entries that are not event streams. */
   readonly skipped: number;
   /** A file a walk found that is not a regular file (a FIFO, a device…): not read. */
@@ -37,17 +47,23 @@ const PROBLEMS = 20;
 /** The longest input name or problem shown (a HAR entry's name holds its URL). */
 const NAME_MAX = 1000;
 
+/** One code's inputs: how many, how many findings, the first few with a line. */
 interface Group {
   readonly code: string;
-  readonly rule: number;
-  count: number;
+  readonly severity: "error" | "warning";
+  readonly rule: number | null;
+  inputs: number;
+  findings: number;
   readonly examples: { input: string; line: number | null; field: string | null }[];
 }
 
 export class Summary {
+  /** Every input: valid, invalid or unreadable. */
   inputs = 0;
   valid = 0;
   invalid = 0;
+  /** Valid inputs with at least one warning. */
+  warned = 0;
   /** Files and directories that gave no input: unreadable, not a HAR file, nothing to check. */
   unreadable = 0;
   /** HAR entries that are not event streams. */
@@ -57,10 +73,16 @@ export class Summary {
   bytes = 0;
   /** Set when the check stopped early (SIGINT): after how many items, of how many. */
   interrupted: { readonly after: number; readonly of: number } | undefined;
+  readonly #totals = new TotalsCounter();
   readonly #groups = new Map<string, Group>();
   readonly #problems: string[] = [];
   readonly #largest: { input: string; bytes: number }[] = [];
   readonly #skippedFiles: SkippedFile[] = [];
+
+  /** What every format counts: inputs, errors, warnings, findings by code. */
+  get totals(): Totals {
+    return this.#totals.totals;
+  }
 
   add(outcome: Outcome): void {
     this.skipped += outcome.skipped;
@@ -68,81 +90,91 @@ export class Summary {
       this.skippedFiles++;
       if (this.#skippedFiles.length < PROBLEMS) this.#skippedFiles.push(outcome.skippedFile);
     }
-    for (const report of outcome.reports) this.#add(report);
+    for (const input of outcome.inputs) this.#add(input);
   }
 
-  #problem(text: string): void {
-    this.unreadable++;
-    if (this.#problems.length < PROBLEMS) this.#problems.push(text);
-  }
-
-  #add(report: Report): void {
-    if (report.usageError !== undefined) {
-      this.#problem(report.usageError);
+  #add(input: LintedInput): void {
+    this.#totals.add(input);
+    this.inputs++;
+    const outcome = outcomeOf(input);
+    if (outcome.problem !== undefined) {
+      this.unreadable++;
+      // A file's problem names the file; a HAR entry's is about the entry.
+      const text =
+        input.url === undefined ? outcome.problem : `${displayName(input)}: ${outcome.problem}`;
+      if (this.#problems.length < PROBLEMS) this.#problems.push(text);
       return;
     }
-    const { input, error } = report;
-    const bytes = report.bytes ?? 0;
-    this.inputs++;
+    const { report } = outcome;
+    const name = displayName(input);
+    const bytes = report.input?.bytes ?? 0;
     this.bytes += bytes;
-    if (error === undefined) this.valid++;
+    if (!report.valid) this.invalid++;
     else {
-      this.invalid++;
-      let group = this.#groups.get(error.code);
+      this.valid++;
+      if (report.warnings > 0) this.warned++;
+    }
+    const seen = new Set<string>();
+    for (const f of report.findings) {
+      let group = this.#groups.get(f.code);
       if (group === undefined) {
-        group = { code: error.code, rule: error.rule, count: 0, examples: [] };
-        this.#groups.set(error.code, group);
+        const severity = f.severity === "error" ? "error" : "warning";
+        const rule = f.rule ?? null;
+        group = { code: f.code, severity, rule, inputs: 0, findings: 0, examples: [] };
+        this.#groups.set(f.code, group);
       }
-      group.count++;
+      group.findings++;
+      if (seen.has(f.code)) continue;
+      seen.add(f.code);
+      group.inputs++;
       if (group.examples.length < EXAMPLES) {
-        group.examples.push({ input, line: error.line, field: error.field });
+        group.examples.push({ input: name, line: f.line ?? null, field: f.field ?? null });
       }
     }
     const largest = this.#largest;
     if (largest.length < LARGEST || bytes > (largest[LARGEST - 1]?.bytes ?? 0)) {
       const at = largest.findIndex((other) => bytes > other.bytes);
-      largest.splice(at === -1 ? largest.length : at, 0, { input, bytes });
+      largest.splice(at === -1 ? largest.length : at, 0, { input: name, bytes });
       largest.length = Math.min(largest.length, LARGEST);
     }
   }
 
-  /** Most frequent code first; equal counts by code. */
+  /** Errors first; then the most inputs first; equal counts by code. */
   #byCode(): Group[] {
     return [...this.#groups.values()].sort(
-      (a, b) => b.count - a.count || (a.code < b.code ? -1 : 1),
+      (a, b) =>
+        (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1) ||
+        b.inputs - a.inputs ||
+        (a.code < b.code ? -1 : 1),
     );
   }
 
   /**
-   * The last NDJSON line of `--json`. `skippedFiles` (how many, and the first 20) and
-   * `interrupted` are there only when something was skipped, or the check was interrupted.
+   * The last NDJSON line: the totals every format shares (`byCode` counts findings), then
+   * what the command adds: the codes with their first inputs, problems, the largest inputs.
+   * `skippedFiles` and `interrupted` are there only when something was skipped, or the
+   * check was interrupted.
    */
-  json(durationMs: number): { summary: Record<string, unknown> } {
-    const { inputs, valid, invalid, unreadable, skipped, bytes, interrupted } = this;
-    return {
-      summary: {
-        inputs,
-        valid,
-        invalid,
-        unreadable,
-        skippedHarEntries: skipped,
-        bytes,
-        durationMs: Math.round(durationMs * 100) / 100,
-        byCode: this.#byCode(),
-        problems: this.#problems,
-        largest: this.#largest,
-        ...(this.skippedFiles === 0
-          ? {}
-          : { skippedFiles: { count: this.skippedFiles, examples: this.#skippedFiles } }),
-        ...(interrupted === undefined ? {} : { interrupted }),
-      },
-    };
+  json(durationMs: number): { summary: Readonly<Record<string, unknown>> } {
+    const { skipped, bytes, interrupted } = this;
+    return summaryObject(this.#totals.totals, {
+      skippedHarEntries: skipped,
+      bytes,
+      durationMs: Math.round(durationMs * 100) / 100,
+      codes: this.#byCode(),
+      problems: this.#problems,
+      largest: this.#largest,
+      ...(this.skippedFiles === 0
+        ? {}
+        : { skippedFiles: { count: this.skippedFiles, examples: this.#skippedFiles } }),
+      ...(interrupted === undefined ? {} : { interrupted }),
+    });
   }
 
   text(s: Style, durationMs: number): string {
     const lines = [
       s.bold(`Checked ${plural(this.inputs, "input")}`),
-      `  ${s.green("✔")} ${count(this.valid)} valid`,
+      `  ${s.green("✔")} ${count(this.valid)} valid${this.warned > 0 ? `, ${count(this.warned)} of them with warnings` : ""}`,
       `  ${s.red("✘")} ${count(this.invalid)} invalid`,
     ];
     if (this.unreadable > 0) lines.push(`  ${s.yellow("!")} ${count(this.unreadable)} unreadable`);
@@ -160,19 +192,25 @@ export class Summary {
       lines.push(`  ${s.yellow("!")} interrupted after ${count(interrupted.after)} of ${of}`);
     }
     for (const group of this.#byCode()) {
+      const error = group.severity === "error";
+      const name = shown(group.code, 100);
+      const findings =
+        group.findings > group.inputs ? `, ${plural(group.findings, "finding")}` : "";
       lines.push(
         "",
-        `${s.red(shown(group.code, 100))}  ${plural(group.count, "input")}`,
-        ruleLines(group.code, group.rule, s),
+        `${error ? s.red(name) : s.yellow(name)}  ${plural(group.inputs, "input")}${findings}${error ? "" : s.dim(" (warning)")}`,
+        group.rule === null
+          ? wrap("  ", describeCode(group.code))
+          : ruleLines(group.code, group.rule, s),
       );
-      const width = Math.max(...group.examples.map((e) => String(e.line ?? "").length));
+      const width = Math.max(...group.examples.map((e) => String(e.line ?? "?").length));
       for (const { input, line, field } of group.examples) {
         const at = field === null ? "" : s.dim(`  (${shown(field, 200)})`);
         const where = s.dim(`line ${String(line ?? "?").padEnd(width)}`);
         lines.push(`    ${where}  ${shown(input, NAME_MAX)}${at}`);
       }
-      if (group.count > group.examples.length) {
-        lines.push(`    … and ${count(group.count - group.examples.length)} more`);
+      if (group.inputs > group.examples.length) {
+        lines.push(`    … and ${count(group.inputs - group.examples.length)} more`);
       }
     }
     if (this.unreadable > 0) {

@@ -70,7 +70,7 @@ async function judge(input: StreamInput, options: AssertOptions = {}): Promise<V
     throw new TypeError('failOn must be "error" or "warning"');
   }
   const outcome: Outcome = await readInput(input, lintOptions);
-  const { report, broke } = outcome;
+  const { report, broke, array } = outcome;
   const failing = report.errors + (failOn === "warning" ? report.warnings : 0) > 0;
   const wanted = failOn === "warning" ? "no error or warning" : "no error";
   const message = (not: boolean): string => {
@@ -80,7 +80,7 @@ async function judge(input: StreamInput, options: AssertOptions = {}): Promise<V
         : not
           ? `expected the stream not to be a valid AG-UI stream (${wanted}), but it is`
           : `expected the stream to be a valid AG-UI stream (${wanted})`;
-    return `${first}\n${lintText({ name: NAME, report, array: report.input === undefined }, style(false))}`;
+    return `${first}\n${lintText({ name: NAME, report, array }, style(false))}`;
   };
   return broke === undefined ? { report, failing, message } : { report, failing, broke, message };
 }

@@ -6,8 +6,8 @@
  */
 
 import { Linter } from "../lint/linter.ts";
-import { LintReader } from "../lint/stream.ts";
 import type { LintOptions, LintReport } from "../lint/types.ts";
+import { InputReader } from "../report/input-reader.ts";
 
 /**
  * What the test helpers read: events (an array or any iterable, an async iterable or a
@@ -35,6 +35,8 @@ export type StreamInput =
 /** What reading gave: the report, and the input's own error when it broke before its end. */
 export interface Outcome {
   readonly report: LintReport;
+  /** Text that was one JSON array of events, read as that list (as the command does). */
+  readonly array?: boolean;
   /** Present when the input errored; the report then holds the findings up to there. */
   readonly broke?: { readonly error: unknown };
 }
@@ -113,18 +115,29 @@ async function events(
   return outcome(linter.end(), broke);
 }
 
-/** Text, through a {@link LintReader}: lines, byte offsets and the input's format and size. */
+/**
+ * Text, through the command's {@link InputReader}: lines, byte offsets and the input's
+ * format and size, or, for one JSON array of events, those events.
+ */
 async function text(
   options: LintOptions,
   read: (push: (chunk: Uint8Array) => void) => void | Promise<void>,
 ): Promise<Outcome> {
-  const reader = new LintReader(options);
+  const reader = new InputReader(options);
   const broke = await feed(read, (chunk) => reader.push(chunk as Uint8Array));
-  return outcome(reader.finish(), broke);
+  const { report, array } = reader.finish();
+  return outcome(report, broke, array);
 }
 
-const outcome = (report: LintReport, broke: { readonly error: unknown } | undefined): Outcome =>
-  broke === undefined ? { report } : { report, broke };
+const outcome = (
+  report: LintReport,
+  broke: { readonly error: unknown } | undefined,
+  array = false,
+): Outcome => ({
+  report,
+  ...(array ? { array } : {}),
+  ...(broke === undefined ? {} : { broke }),
+});
 
 /** Values pulled one by one, and how to stop the source before its end. */
 interface Pull {

@@ -2,7 +2,7 @@
 // package's own factories and encoder; `npm test` builds first):
 // (a) each committed file equals what the generator produces now, byte for byte;
 // (b) the library's verdict on each: valid, or the expected code at the expected index;
-// (c) the CLI's verdict on each: exit code and `--json` output.
+// (c) the CLI's verdict on each: exit code and `--json` output (its first error finding).
 
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -32,6 +32,8 @@ const EXPECTED: Record<string, Verdict> = {
   "after-close.sse": { valid: false, code: "EVENT_AFTER_RUN_CLOSED", index: 14 },
   "not-json.sse": { valid: false, code: "INVALID_JSON", index: 10 },
   "schema-mismatch.sse": { valid: true },
+  "client-loses.sse": { valid: true },
+  "snake-case.sse": { valid: false, code: "FIELD_MISSING", index: 1 },
 };
 /** The verdicts that change when the AG-UI event schema is checked too (`--strict`). */
 const STRICT: Record<string, Verdict> = {
@@ -258,6 +260,33 @@ function messageStart(bytes: Buffer, index: number): { line: number; offset: num
   return { line, offset };
 }
 
+interface FindingObject {
+  code: string;
+  severity: string;
+  index: number;
+  field: string | null;
+  line: number | null;
+  offset: number | null;
+}
+
+/** The NDJSON line of an input, with its first error finding as `error`. */
+function inputLine(line: Record<string, unknown>): Record<string, unknown> & {
+  valid: boolean;
+  error?: FindingObject;
+} {
+  const findings = (line.findings ?? []) as FindingObject[];
+  const error = findings.find((f) => f.severity === "error");
+  return { ...line, valid: line.valid === true, ...(error === undefined ? {} : { error }) };
+}
+
+/** The first NDJSON line of a run of one input (a summary line follows it). */
+function firstOf(stdout: string) {
+  const lines = stdout.trimEnd().split("\n");
+  expect(lines).toHaveLength(2);
+  expect(Object.keys(JSON.parse(lines[1] ?? "{}"))).toEqual(["summary"]);
+  return inputLine(JSON.parse(lines[0] ?? "{}"));
+}
+
 describe.skipIf(!existsSync(CLI_SOURCE))("the CLI on each capture", () => {
   it("dist/cli.js is built", () => {
     expect(existsSync(CLI)).toBe(true);
@@ -268,10 +297,7 @@ describe.skipIf(!existsSync(CLI_SOURCE))("the CLI on each capture", () => {
     if (expected === undefined) throw new Error(`no verdict for ${name}`);
     const run = await cli([`examples/captures/${name}`, "--json"]);
     expect(run.code, run.stderr).toBe(expected.valid ? 0 : 1);
-    const report = JSON.parse(run.stdout) as {
-      valid: boolean;
-      error?: { code: string; index: number; line: number | null; offset: number | null };
-    };
+    const report = firstOf(run.stdout);
     expect(report.valid).toBe(expected.valid);
     if (expected.valid) {
       expect(report.error).toBeUndefined();
@@ -339,16 +365,17 @@ describe(HAR, () => {
         .split("\n")
         .map((line) => JSON.parse(line));
       const summary = lines.pop();
+      const reports = lines.map(inputLine);
       const streams = entries().filter((e) => e.response.content.mimeType === "text/event-stream");
-      expect(lines.map((r) => r.input)).toEqual(
-        streams.map(
-          (e) =>
-            `examples/captures/${HAR}: ${e.request.method} ${e.request.url} ${e.startedDateTime}`,
-        ),
+      expect(reports.map((r) => [r.name, r.url])).toEqual(
+        streams.map((e) => [
+          `examples/captures/${HAR}`,
+          `${e.request.method} ${e.request.url} ${e.startedDateTime}`,
+        ]),
       );
-      expect(lines[0]).toMatchObject({ valid: true, counts: { events: 43 } });
+      expect(reports[0]).toMatchObject({ valid: true, events: 43 });
       const at = messageStart(read("owner-mismatch.sse"), 7);
-      expect(lines[1]).toMatchObject({
+      expect(reports[1]).toMatchObject({
         valid: false,
         error: { code: "OWNER_MISMATCH", index: 7, line: at.line, offset: at.offset },
       });
@@ -367,7 +394,7 @@ describe.skipIf(!existsSync(CLI_SOURCE))("the CLI on each capture, with --strict
     const expected = STRICT[name] ?? EXPECTED[name];
     const run = await cli([`examples/captures/${name}`, "--strict", "--json"]);
     expect(run.code, run.stderr).toBe(expected?.valid ? 0 : 1);
-    const report = JSON.parse(run.stdout);
+    const report = firstOf(run.stdout);
     if (expected?.valid === false) {
       expect(report.error).toMatchObject({ code: expected.code, index: expected.index });
     }

@@ -48,16 +48,23 @@ describe("text from the input reaches a terminal with its control characters esc
     { type: "TEXT_MESSAGE_CONTENT", messageId: `m${EVIL}`, delta: EVIL },
   ];
 
-  /** Every output of `args`, in the text modes: no colour, --no-color, and forced colour. */
+  /**
+   * Every output of `args` that is not JSON: the text report with no colour, --no-color and
+   * forced colour, GitHub workflow commands and JUnit XML; and stderr in every mode.
+   */
   async function outputs(args: readonly string[]): Promise<string[]> {
     const plain = await run(args);
     const noColor = await run([...args, "--no-color"], { env: { FORCE_COLOR: "1" } });
     const colour = await run(args, { env: { FORCE_COLOR: "1" } });
+    const github = await run([...args, "--reporter", "github"]);
+    const junit = await run([...args, "--reporter", "junit"]);
     const json = await run([...args, "--json"]);
+    const sarif = await run([...args, "--reporter", "sarif"]);
     expect(colour.stdout).toContain("\u001b[3"); // colours are on, so the test means something
-    return [plain, noColor, colour]
+    for (const r of [plain, github, junit, json, sarif]) expect(r.stdout).not.toBe("");
+    return [plain, noColor, colour, github, junit]
       .flatMap((r) => [r.stdout, r.stderr])
-      .concat(json.stderr)
+      .concat(json.stderr, sarif.stderr)
       .map(withoutOwnColours);
   }
 
@@ -72,6 +79,9 @@ describe("text from the input reaches a terminal with its control characters esc
     const shown = (await run([bad])).stdout;
     expect(shown).toContain("FUTURE\\x1b]52;c;ZWNobyBwd25lZA==\\x07\\x1b[2J\\x9b2J\\x7f\\x0d");
     expect(shown).toContain('"m\\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b[2J\\x9b2J\\x7f\\r"');
+    expect((await run([bad, "--reporter", "github"])).stdout).toContain(
+      'text message "m\\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b[2J\\x9b2J\\x7f\\r" is not open',
+    );
   });
 
   it("in a corpus summary: file names, HAR URLs, and what could not be read", async () => {
@@ -94,6 +104,13 @@ describe("text from the input reaches a terminal with its control characters esc
 describe("what cannot be shown is shown shortened: never an internal error", () => {
   const DEPTH = 10_000;
   const deep = `${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`;
+  const deepObject = `${'{"a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}`;
+  const REPORTERS = [
+    [],
+    ["--strict"],
+    ["--json"],
+    ...["junit", "sarif", "github"].map((r) => ["--reporter", r]),
+  ];
 
   it("a capture nested 10,000 deep, as the offending event and as the events before it", async () => {
     const offending = await write("deep.sse", `data: ${deep}\n\n`);
@@ -105,18 +122,33 @@ describe("what cannot be shown is shown shortened: never an internal error", () 
       "deep-object.jsonl",
       `${JSON.stringify(START)}\n${'{"type":"TEXT_MESSAGE_START","a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}\n`,
     );
-    for (const file of [offending, before, object]) {
-      for (const args of [[file], [file, "--strict"], [file, "--json"]]) {
-        const r = await run(args);
+    const objectBefore = await write(
+      "deep-object-before.jsonl",
+      `${JSON.stringify(START)}\n{"type":"CUSTOM","name":"y","value":${deepObject}}\n{"type":"TEXT_MESSAGE_END","messageId":"m"}\n`,
+    );
+    for (const file of [offending, before, object, objectBefore]) {
+      for (const flags of REPORTERS) {
+        const r = await run([file, ...flags]);
         expect(r.stderr, file).not.toContain("internal error");
-        expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(1);
+        expect(r.code, `${file} ${flags.join(" ")}: ${r.stderr}`).toBe(1);
+        expect(r.stdout, `${file} ${flags.join(" ")}`).not.toBe("");
       }
+      // And among other inputs, read by the workers.
+      const corpus = await run(["--json", "--jobs", "2", file, file]);
+      expect(corpus.stderr).not.toContain("internal error");
+      expect(corpus.code).toBe(1);
     }
     const shown = (await run([offending])).stdout;
     expect(shown).toContain("[EVENT_NOT_OBJECT, rule 0]");
-    expect(shown).toContain("[…]");
-    expect(shown).toMatch(/… \(\d+ more lines?\)/);
-    expect((await run([before])).stdout).toMatch(/#1 +line 3 +CUSTOM \{"name":"x","value":\[\[\[/);
+    // The events before an error are shown on one short line each, the deep value cut.
+    for (const [file, preview] of [
+      [before, /\n {8}#1 +CUSTOM \{"name":"x","value":\[\[\[+…\]+\}\n/],
+      [objectBefore, /\n {8}#1 +CUSTOM \{"name":"y","value":\{"a":\{"a":[^\n]*…\n/],
+    ] as const) {
+      const text = (await run([file])).stdout;
+      expect(text).toMatch(preview);
+      expect(Math.max(...text.split("\n").map((line) => line.length)), file).toBeLessThan(300);
+    }
     // Valid, the same values give the usual verdict, in every mode.
     const valid = await write(
       "deep-valid.sse",
@@ -143,8 +175,15 @@ describe("each message once, and every message bounded", () => {
     expect(text.stderr).toBe(line);
     const json = await run([file, "--json"]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).error.message).toContain(message);
+    // In JSON, the quotes in the message are escaped.
+    expect(`${json.stdout}${json.stderr}`.split(JSON.stringify(message).slice(1, -1))).toHaveLength(
+      2,
+    );
+    expect(JSON.parse(json.stdout.split("\n")[0] ?? "").findings[0].message).toContain(message);
     expect(json.stderr).toBe(line);
+    const github = await run([file, "--reporter", "github"]);
+    expect(`${github.stdout}${github.stderr}`.split(message)).toHaveLength(2);
+    expect(github.stderr).toBe(line);
   });
 
   it("cuts huge types, ids, values and tables to a bounded width and length", async () => {
@@ -174,23 +213,75 @@ describe("each message once, and every message bounded", () => {
       const lines = `${r.stdout}${r.stderr}`.split("\n");
       expect(Math.max(...lines.map((line) => line.length)), file).toBeLessThan(1200);
       expect(r.stdout.length, file).toBeLessThan(20_000);
+      // An id in a message is cut after 100 characters.
+      expect(r.stdout).toContain(`"${"x".repeat(100)}"…`);
+      expect(r.stdout).not.toContain("x".repeat(101));
     }
-    expect((await run([valid])).stdout).toMatch(/… and 2\d\d more types/);
+    // With --strict, each of the 301 unknown types is a finding of its own (the two events of
+    // the huge one are one): the text lists the first 200 and counts the rest; every format
+    // keeps each message short.
+    const strict = await run([valid, "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain("✘ invalid  huge-valid.sse (SSE): 301 errors, 2 warnings");
+    expect(strict.stdout).toContain("\n  … and 103 more findings\n");
+    expect(strict.stdout.match(/\n {2}[✘!] /g)).toHaveLength(200);
+    expect(Math.max(...strict.stdout.split("\n").map((l) => l.length))).toBeLessThan(1200);
+    expect(strict.stdout.length).toBeLessThan(80_000);
+    const json = await run([valid, "--strict", "--json"]);
+    const [report] = json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(report.findings).toHaveLength(303);
+    for (const f of report.findings) expect(f.message.length).toBeLessThan(1200);
+    for (const reporter of ["github", "junit"]) {
+      const r = await run([valid, "--strict", "--reporter", reporter]);
+      expect(r.code).toBe(1);
+      const widest = Math.max(...r.stdout.split("\n").map((l) => l.length));
+      expect(widest, reporter).toBeLessThan(1500);
+      expect(r.stdout).not.toContain("x".repeat(2001));
+    }
   });
 
-  it("keeps a huge RUN_ERROR message and code short, in --json too", async () => {
+  it("keeps a huge RUN_ERROR message and code, and a huge id, short in every format", async () => {
     const huge = "e".repeat(1_000_000);
-    const file = await write(
+    const valid = await write(
       "huge-error.sse",
       sse([START, { type: "RUN_ERROR", message: huge, code: huge }]),
     );
-    for (const args of [[file], ["--json", file], ["--json", file, file]]) {
-      const r = await run(args);
-      expect(r.code).toBe(0);
-      expect(r.stdout.length, args.join(" ")).toBeLessThan(12_000);
+    const invalid = await write(
+      "huge-id.sse",
+      sse([
+        START,
+        { type: "TEXT_MESSAGE_CONTENT", messageId: huge, delta: huge },
+        { type: "RUN_ERROR", message: huge, code: huge },
+      ]),
+    );
+    for (const [file, code] of [
+      [valid, 0],
+      [invalid, 1],
+    ] as const) {
+      for (const args of [
+        [file],
+        ["--json", file],
+        ["--json", file, file],
+        [file, file],
+        ...["junit", "sarif", "github"].map((r) => ["--reporter", r, file]),
+      ]) {
+        const r = await run(args);
+        expect(r.code, args.join(" ")).toBe(code);
+        expect(r.stdout.length, args.join(" ")).toBeLessThan(12_000);
+        expect(r.stderr.length, args.join(" ")).toBeLessThan(2_000);
+      }
     }
-    const { outcome } = JSON.parse((await run(["--json", file])).stdout);
-    expect(outcome.message).toBe(`${"e".repeat(2000)}… (1,000,000 characters)`);
+    const [report] = (await run(["--json", invalid])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(report.findings).toHaveLength(1);
+    expect(report.findings[0].message).toBe(
+      `TEXT_MESSAGE_CONTENT at index 1: text message "${"e".repeat(100)}"… is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]`,
+    );
   });
 });
 
@@ -249,29 +340,43 @@ describe("numeric flags are range-checked; --jobs is lowered to the cores there 
       { type: "TEXT_MESSAGE_START", messageId: "m2", role: "assistant" },
     ];
     const file = await write("ids.jsonl", events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    /** The codes and indices of each input's findings, from NDJSON output. */
+    const findings = (stdout: string) =>
+      stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.summary === undefined)
+        .map((input) =>
+          input.findings.map((f: { code: string; index: number }) => [f.code, f.index]),
+        );
+    // The end of input is left to complain about, every time: the run is still open.
+    const limitedFindings = [
+      ["ID_LIMIT_EXCEEDED", 3],
+      ["STREAM_ENDED_BEFORE_RUN_CLOSED", 4],
+    ];
     const limited = await run(["--json", "--max-ids", "2", file]);
     expect(limited.code).toBe(1);
-    expect(JSON.parse(limited.stdout).error).toMatchObject({ code: "ID_LIMIT_EXCEEDED", index: 3 });
+    expect(findings(limited.stdout)).toEqual([limitedFindings]);
     const corpus = await run(["--json", "--max-ids", "2", "--jobs", "2", file, file, file]);
-    const reports = corpus.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(reports.slice(0, 3).map((r) => r.error?.code)).toEqual(
-      Array(3).fill("ID_LIMIT_EXCEEDED"),
-    );
+    expect(corpus.code).toBe(1);
+    expect(findings(corpus.stdout)).toEqual(Array(3).fill(limitedFindings));
     for (const flags of [["--max-ids", "3"], ["--max-ids", "Infinity"], []]) {
       const r = await run(["--json", ...flags, file]);
-      // Only the end of input is left to complain about: the run is still open.
-      expect(JSON.parse(r.stdout).error.code, flags.join(" ")).toBe(
-        "STREAM_ENDED_BEFORE_RUN_CLOSED",
-      );
+      expect(findings(r.stdout), flags.join(" ")).toEqual([
+        [["STREAM_ENDED_BEFORE_RUN_CLOSED", 4]],
+      ]);
     }
     const server = await startAgentServer();
     try {
       const url = await run(["--json", "--max-ids", "1", "--url", `${server.url}/run/valid`]);
       expect(url.code).toBe(1);
-      expect(JSON.parse(url.stdout).error.code).toBe("ID_LIMIT_EXCEEDED");
+      const [live] = findings(url.stdout);
+      // The second id (m1, at index 2) is over the limit; so is each new id after it.
+      expect(live[0]).toEqual(["ID_LIMIT_EXCEEDED", 2]);
+      expect(
+        live.filter(([code]: [string]) => code === "ID_LIMIT_EXCEEDED").length,
+      ).toBeGreaterThan(1);
       expect((await run(["--json", "--url", `${server.url}/run/valid`])).code).toBe(0);
     } finally {
       await server.close();

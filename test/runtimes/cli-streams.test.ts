@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { unreadableLine } from "../support/ndjson.ts";
 import { CLI } from "./cli-run.ts";
 import { sandbox, VALID } from "./cli-sandbox.ts";
 
@@ -71,7 +72,9 @@ describe.runIf(POSIX)(
           .trim()
           .split("\n")
           .map((line) => JSON.parse(line));
-        expect(lines.map((line) => line.input)).toEqual(["special/a.sse", undefined]);
+        // The skipped files are no inputs: one line for the file read, then the summary.
+        expect(lines.map((line) => line.name)).toEqual(["special/a.sse", undefined]);
+        expect(lines[0]).toMatchObject({ valid: true, events: 2, findings: [] });
         expect(lines[1].summary).toMatchObject({
           inputs: 1,
           valid: 1,
@@ -105,9 +108,10 @@ describe.runIf(POSIX)(
       });
       expect(among.code, among.stderr).toBe(0);
       expect(JSON.parse(among.stdout.split("\n")[0] ?? "")).toMatchObject({
+        name: "/dev/stdin",
         valid: true,
-        input: "/dev/stdin",
-        counts: { events: 2 },
+        events: 2,
+        input: { format: "sse", bytes: VALID.length },
       });
       for (const args of [["named.sse"], ["--json", "named.sse", "among.sse"]]) {
         await rm(join(dir(), "named.sse"), { force: true });
@@ -118,7 +122,11 @@ describe.runIf(POSIX)(
         await handle.close();
         const r = await result;
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toMatch(/✔ valid {2}named\.sse \(SSE\)|"input":"named\.sse"/);
+        expect(r.stdout).toMatch(
+          args.length === 1
+            ? /^✔ valid {2}named\.sse \(SSE\): 0 errors/
+            : /^\{"name":"named\.sse","valid":true,/,
+        );
       }
     });
   },
@@ -161,8 +169,10 @@ describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits
     const r = await run(["--json", "--jobs", "2", "int", "int-last.sse"], {
       limitMs: 30_000,
       during: (child) => {
-        writer("int-last.sse").then((h) => {
+        writer("int-last.sse").then(async (h) => {
           handle = h;
+          // The workers have started and handed files on; the FIFO, last, still waits.
+          await new Promise((resolve) => setTimeout(resolve, 1500));
           signalled = performance.now();
           child.kill("SIGINT");
         });
@@ -179,8 +189,9 @@ describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits
       .map((line) => JSON.parse(line));
     const { summary } = lines.pop();
     const n = lines.length;
+    expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThanOrEqual(300);
-    expect(lines.map((line) => line.input)).toEqual(
+    expect(lines.map((line) => line.name)).toEqual(
       [...Array(300).keys()]
         .map((i) => `int/${i}.sse`)
         .sort()
@@ -239,33 +250,57 @@ describe("HAR files: an entry without a body is unreadable; a huge file is refus
       },
     };
     const file = await write("bodies.har", JSON.stringify(har));
-    const name = (path: string) =>
-      `${file}: POST https://x.example/${path} 2026-03-02T09:15:30.000Z`;
+    const url = (path: string) => `POST https://x.example/${path} 2026-03-02T09:15:30.000Z`;
+    const name = (path: string) => `${file}: ${url(path)}`;
     const json = await run(["--json", file]);
     expect(json.code).toBe(2);
     const lines = json.stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(lines.slice(0, 2)).toEqual([
-      { valid: false, input: name("none"), usageError: `${name("none")}: no body recorded` },
-      { valid: false, input: name("dropped"), usageError: `${name("dropped")}: no body recorded` },
-    ]);
-    expect(lines[2]).toMatchObject({ valid: true, input: name("ok") });
+    const noBody = (path: string) => unreadableLine(file, "no body recorded", url(path));
+    expect(lines.slice(0, 2)).toEqual([noBody("none"), noBody("dropped")]);
+    expect(lines[2]).toMatchObject({ name: file, url: url("ok"), valid: true, findings: [] });
     // A body recorded as empty is a body: the verdict is on it.
     expect(lines[3]).toMatchObject({
+      name: file,
+      url: url("empty"),
       valid: false,
-      input: name("empty"),
-      error: { code: "STREAM_ENDED_BEFORE_RUN_STARTED" },
+      input: { bytes: 0 },
+      findings: [{ code: "STREAM_ENDED_BEFORE_RUN_STARTED" }],
     });
-    expect(lines[4].summary).toMatchObject({ inputs: 2, valid: 1, invalid: 1, unreadable: 2 });
+    expect(lines[4].summary).toMatchObject({
+      inputs: 4,
+      valid: 1,
+      invalid: 1,
+      unreadable: 2,
+      problems: [`${name("none")}: no body recorded`, `${name("dropped")}: no body recorded`],
+    });
     expect(json.stderr.split("\n").slice(0, 2)).toEqual([
       `ag-ui-verify: ${name("none")}: no body recorded`,
       `ag-ui-verify: ${name("dropped")}: no body recorded`,
     ]);
     const text = await run([file]);
     expect(text.code).toBe(2);
-    expect(text.stdout).toContain(`Unreadable\n  ${name("none")}: no body recorded\n`);
+    expect(text.stdout).toContain("  ✘ 1 invalid\n  ! 2 unreadable\n");
+    expect(text.stdout).toContain(
+      `Unreadable\n  ${name("none")}: no body recorded\n  ${name("dropped")}: no body recorded\n`,
+    );
+    // Unreadable in every format, and exit 2 whatever --fail-on says.
+    const github = await run(["--reporter", "github", "--fail-on", "none", file]);
+    expect(github.code).toBe(2);
+    expect(github.stdout).toContain(`::error file=${file}::no body recorded [${url("none")}]\n`);
+    const junit = await run(["--reporter", "junit", file]);
+    expect(junit.code).toBe(2);
+    expect(junit.stdout).toContain('tests="4" failures="1" errors="2"');
+    expect(junit.stdout.split('<error message="no body recorded" type="unreadable">')).toHaveLength(
+      3,
+    );
+    const sarif = await run(["--reporter", "sarif", file]);
+    expect(sarif.code).toBe(2);
+    const invocation = JSON.parse(sarif.stdout).runs[0].invocations[0];
+    expect(invocation.executionSuccessful).toBe(false);
+    expect(invocation.toolExecutionNotifications).toHaveLength(2);
   });
 
   it("refuses a HAR file larger than it can read, saying so, before reading it", async () => {
@@ -278,11 +313,17 @@ describe("HAR files: an entry without a body is unreadable; a huge file is refus
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(lines[0]).toMatchObject({ valid: false, input: file });
-    expect(lines[0].usageError).toMatch(
+    expect(lines[0]).toMatchObject({ name: file, valid: false, findings: [] });
+    expect(lines[0].problem).toMatch(
       /^"huge\.har" is too large: 600\.0 MiB, over the \d+\.\d MiB a HAR file may have here \(it is read whole\)/,
     );
-    expect(lines[1]).toMatchObject({ valid: true, input: small });
+    expect(lines[1]).toMatchObject({ name: small, valid: true });
+    expect(lines[2].summary).toMatchObject({ inputs: 2, valid: 1, unreadable: 1 });
     expect(r.stderr).not.toContain("internal error");
+    // Alone, it is refused the same way.
+    const alone = await run([file], { limitMs: 20_000 });
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toContain('Unreadable\n  "huge.har" is too large: 600.0 MiB');
+    expect(alone.stderr).toMatch(/^ag-ui-verify: "huge\.har" is too large: 600\.0 MiB/);
   });
 });

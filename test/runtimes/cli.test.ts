@@ -1,16 +1,18 @@
 // The `ag-ui-verify` command (dist/cli.js, built by `npm test`), run as a user runs it, over
-// capture files written here, over stdin, and against the local agent server.
+// capture files written here, over stdin, and against the local agent server. It lints
+// every input (SPEC §18.3): every finding, in the report format --reporter names.
 
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Check, type CheckOptions } from "../../src/report/check.ts";
+import { InputReader, type ReaderOptions } from "../../src/report/input-reader.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import { type AgentServer, sse, startAgentServer } from "../server/agent-server.ts";
+import { FINDING_KEYS, INPUT_KEYS, SUMMARY_KEYS, unreadableLine } from "../support/ndjson.ts";
 import { runCli } from "./cli-run.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -42,14 +44,64 @@ function blockStart(events: readonly unknown[], i: number): { line: number; offs
   return { line: 2 * i + 1, offset: utf8.encode(sse(events.slice(0, i))).length };
 }
 
-function parse(stdout: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(stdout);
-  if (typeof value !== "object" || value === null) throw new Error(`not an object: ${stdout}`);
-  return value as Record<string, unknown>;
+/** The objects of NDJSON output, one per line (each checked to be an object). */
+function lines(stdout: string) {
+  expect(stdout.endsWith("\n"), stdout).toBe(true);
+  return stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => {
+      const value = JSON.parse(line);
+      if (typeof value !== "object" || value === null) throw new Error(`not an object: ${line}`);
+      return value;
+    });
 }
+
+/** One input's NDJSON output: its object, and the summary line after it (nothing else). */
+function one(stdout: string) {
+  const all = lines(stdout);
+  expect(all).toHaveLength(2);
+  expect(Object.keys(all[1])).toEqual(["summary"]);
+  return all[0];
+}
+
+/** The summary object: the last line of NDJSON output. */
+const summaryOf = (stdout: string) => lines(stdout).at(-1).summary;
 
 const T = RUN_INPUT.threadId;
 const R = RUN_INPUT.runId;
+
+/**
+ * Two errors (a message never opened, three times: one merged finding; a step never
+ * started) and two warnings (tool call arguments that are not JSON; RUN_FINISHED naming
+ * another run), interleaved.
+ */
+const MIXED = [
+  { type: "RUN_STARTED", threadId: T, runId: R },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "a" },
+  { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+  { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "not json" },
+  { type: "TOOL_CALL_END", toolCallId: "c1" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "b" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "c" },
+  { type: "STEP_FINISHED", stepName: "nope" },
+  { type: "RUN_FINISHED", threadId: T, runId: "another-run" },
+];
+
+/** A valid run with one warning: its tool call's arguments are not JSON. */
+const WARNED = [
+  { type: "RUN_STARTED", threadId: T, runId: R },
+  { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+  { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "{nope" },
+  { type: "TOOL_CALL_END", toolCallId: "c1" },
+  { type: "RUN_FINISHED", threadId: T, runId: R },
+];
+
+/** A valid run whose only finding is the warning RUN_ID_MISMATCH. */
+const OTHER_RUN = [
+  { type: "RUN_STARTED", threadId: T, runId: R },
+  { type: "RUN_FINISHED", threadId: T, runId: "run-2" },
+];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "ag-ui-verify-cli-"));
@@ -62,26 +114,19 @@ afterAll(async () => {
 });
 
 describe("a valid capture", () => {
-  it("prints the summary and exits 0", async () => {
+  it("prints the verdict, no finding, what was read, and exits 0", async () => {
     const file = await fixture("valid.sse", sse(validRun()));
     const { code, stdout, stderr } = await cli([file]);
     expect(code).toBe(0);
     expect(stderr).toBe("");
-    expect(stdout).toContain(`✔ valid  ${file} (SSE)`);
-    expect(stdout).toContain(`Run "${R}" (thread "${T}"): RUN_FINISHED, success`);
-    expect(stdout).toContain(
-      "21 events: 2 messages · 1 tool call · 0 reasoning messages · 1 step · 0 subagents",
-    );
     const size = (await stat(join(dir, file))).size;
-    expect(stdout).toContain(`${size.toLocaleString("en-US")} bytes`);
-    expect(stdout).toMatch(/ in \d+ ms/);
-    expect(stdout).toContain("Events by type");
-    expect(stdout).toMatch(/TEXT_MESSAGE_CONTENT +6/);
-    expect(stdout).toMatch(/TOOL_CALL_RESULT +1/);
-    expect(stdout.split("\n").length).toBeLessThan(30);
+    const kib = (size / 1024).toFixed(1);
+    expect(stdout).toBe(
+      `✔ valid  ${file} (SSE): 0 errors, 0 warnings\n\n  Read ${size.toLocaleString("en-US")} bytes (${kib} KiB), 21 events.\n`,
+    );
   });
 
-  it("shows outcomes, counts and the subagent tree", async () => {
+  it("accepts subagents, interrupts and errors; a second run only with --allow-sequential-runs", async () => {
     const events = [
       { type: "RUN_STARTED", threadId: T, runId: R },
       { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "research" },
@@ -102,35 +147,32 @@ describe("a valid capture", () => {
       { type: "RUN_ERROR", message: "model overloaded", code: "overloaded" },
     ];
     const file = await fixture("agentic.sse", sse(events));
-    const { code, stdout } = await cli([file, "--allow-sequential-runs"]);
-    expect(code).toBe(0);
-    expect(stdout).toContain(`Run 1 "${R}" (thread "${T}"): RUN_FINISHED, interrupt (1 interrupt)`);
-    expect(stdout).toContain(
-      `Run 2 "run-2" (thread "${T}"): RUN_ERROR (code "overloaded"): model overloaded`,
-    );
-    expect(stdout).toContain(
-      "0 messages · 0 tool calls · 1 reasoning message · 0 steps · 3 subagents",
-    );
-    expect(stdout).toContain('└─ research "s1"  suspended');
-    expect(stdout).toContain('├─ search "s2"  success');
-    expect(stdout).toContain('└─ fx "s3"  error');
-    const json = parse((await cli([file, "--allow-sequential-runs", "--json"])).stdout);
-    expect(json.outcome).toEqual({
-      event: "RUN_ERROR",
-      type: "error",
-      message: "model overloaded",
-      code: "overloaded",
-    });
-    expect(json.counts).toMatchObject({ runs: 2, subagents: 3, reasoningMessages: 1 });
+    const allowed = await cli([file, "--allow-sequential-runs"]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain(`✔ valid  ${file} (SSE): 0 errors, 0 warnings`);
+    expect(allowed.stdout).toContain("12 events.");
+    // Without the flag, everything after the close is one finding per event type.
+    const once = one((await cli([file, "--json"])).stdout);
+    expect(once).toMatchObject({ valid: false, errors: 2, warnings: 0, events: 12 });
+    expect(
+      once.findings.map((f: { code: string; eventType: string; index: number }) => [
+        f.code,
+        f.eventType,
+        f.index,
+      ]),
+    ).toEqual([
+      ["EVENT_AFTER_RUN_CLOSED", "RUN_STARTED", 10],
+      ["EVENT_AFTER_RUN_CLOSED", "RUN_ERROR", 11],
+    ]);
   });
 
   it("reads JSON Lines, detected from the content", async () => {
     const file = await fixture("valid.log", `\n${jsonl(validRun(), "\r\n")}\n`);
     const { code, stdout } = await cli([file]);
     expect(code).toBe(0);
-    expect(stdout).toContain(`✔ valid  ${file} (JSON Lines)`);
-    expect(stdout).toContain("21 events");
-    expect(parse((await cli([file, "--json"])).stdout).format).toBe("jsonl");
+    expect(stdout).toContain(`✔ valid  ${file} (JSON Lines): 0 errors, 0 warnings`);
+    expect(stdout).toContain("21 events.");
+    expect(one((await cli([file, "--json"])).stdout).input.format).toBe("jsonl");
   });
 
   it("reads SSE with a BOM, comments, CR line ends and multi-line data", async () => {
@@ -143,7 +185,13 @@ describe("a valid capture", () => {
     const file = await fixture("cr.sse", `\uFEFF${body}`);
     const { code, stdout } = await cli([file, "--json"]);
     expect(code).toBe(0);
-    expect(parse(stdout)).toMatchObject({ valid: true, format: "sse", counts: { events: 21 } });
+    // Comments and `event:` lines are SSE: no SSE_LINE_IGNORED.
+    expect(one(stdout)).toMatchObject({
+      valid: true,
+      events: 21,
+      input: { format: "sse" },
+      findings: [],
+    });
   });
 
   it("reads stdin with -", async () => {
@@ -152,10 +200,14 @@ describe("a valid capture", () => {
     expect(sseRun.stdout).toContain("✔ valid  - (SSE)");
     const jsonRun = await cli(["-", "--json"], { stdin: jsonl(validRun()) });
     expect(jsonRun.code).toBe(0);
-    expect(parse(jsonRun.stdout)).toMatchObject({ valid: true, input: "-", format: "jsonl" });
+    expect(one(jsonRun.stdout)).toMatchObject({
+      name: "-",
+      valid: true,
+      input: { format: "jsonl" },
+    });
   });
 
-  it("verifies a large capture as a stream", async () => {
+  it("lints a large capture as a stream", async () => {
     const events = [{ type: "RUN_STARTED", threadId: T, runId: R }];
     for (let i = 0; i < 2000; i++) {
       events.push({ type: "TEXT_MESSAGE_START", messageId: `m${i}`, role: "assistant" } as never);
@@ -172,37 +224,41 @@ describe("a valid capture", () => {
     const file = await fixture("large.sse", sse(events));
     const { code, stdout } = await cli([file, "--json"]);
     expect(code).toBe(0);
-    const json = parse(stdout);
-    expect(json.counts).toMatchObject({ events: events.length, messages: 2000 });
-    expect(json.bytes).toBe((await stat(join(dir, file))).size);
+    expect(one(stdout)).toMatchObject({
+      valid: true,
+      events: events.length,
+      input: { bytes: (await stat(join(dir, file))).size },
+      findings: [],
+    });
   });
 });
 
 describe("a capture that breaks a rule", () => {
-  it("explains the violation: message, rule, event, the events before it, line and offset", async () => {
+  it("explains the first error: message, rule, line and offset, the events before it", async () => {
     const events = violationRun();
     const file = await fixture("violation.sse", sse(events));
     const { code, stdout, stderr } = await cli([file]);
     expect(code).toBe(1);
     const { line, offset } = blockStart(events, VIOLATION_PREFIX);
-    expect(stdout).toContain(`✘ invalid  ${file} (SSE)`);
-    expect(stdout).toContain(
-      `TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open`,
+    expect(stdout.startsWith(`✘ invalid  ${file} (SSE): 1 error, 0 warnings\n\nErrors\n`)).toBe(
+      true,
     );
-    expect(stdout).toContain("[TEXT_MESSAGE_NOT_OPEN, rule 3]");
-    expect(stdout).toMatch(/Rule 3: A text message opens with TEXT_MESSAGE_START/);
-    expect(stdout).toContain(`At line ${line}, byte offset ${offset}, where the offending SSE`);
+    expect(stdout).toContain(
+      `  ✘ line ${line}  TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]  docs/rules.md#text_message_not_open\n`,
+    );
+    expect(stdout).toMatch(/ {6}Rule 3: A text message opens with TEXT_MESSAGE_START/);
+    expect(stdout).toContain(
+      `      At line ${line}, byte offset ${offset}, where the offending SSE message starts.\n`,
+    );
     expect(stdout).toContain("The 3 events before it:");
-    expect(stdout).toMatch(/#10 +line 21 +TEXT_MESSAGE_CONTENT \{"messageId":"m1","delta":"sunny/);
-    expect(stdout).toMatch(/#12 +line 25 +TEXT_MESSAGE_END \{"messageId":"m1"\}/);
-    expect(stdout).toContain(`The offending event (#${VIOLATION_PREFIX}):`);
-    expect(stdout).toContain(
-      '    {\n      "type": "TEXT_MESSAGE_CONTENT",\n      "messageId": "m1",',
+    expect(stdout).toMatch(/#10 +TEXT_MESSAGE_CONTENT \{"messageId":"m1","delta":"sunny/);
+    expect(stdout).toMatch(/#12 +TEXT_MESSAGE_END \{"messageId":"m1"\}\n/);
+    expect(stdout).not.toContain("Warnings");
+    // The linter reads on after the error: the run's other events are read, and are fine.
+    expect(stdout).toContain(`, ${events.length} events.\n`);
+    expect(stderr).toBe(
+      `ag-ui-verify: invalid stream (${file}, line ${line}): TEXT_MESSAGE_NOT_OPEN (rule 3) at index ${VIOLATION_PREFIX}\n`,
     );
-    expect(stdout).toContain('"delta": "too late"');
-    expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toContain(`ag-ui-verify: invalid stream (${file}, line ${line}):`);
-    expect(stderr).toContain("TEXT_MESSAGE_NOT_OPEN");
   });
 
   it("reports a truncated stream at the end of the file", async () => {
@@ -215,17 +271,28 @@ describe("a capture that breaks a rule", () => {
     expect(stdout).toContain(
       `At the end of the input: line 17, byte offset ${utf8.encode(text).length}.`,
     );
-    expect(stdout).toMatch(/has no blank line after it, so SSE\s+discards it/);
+    expect(stdout).toMatch(
+      new RegExp(
+        `Note: the last SSE message \\(line 17, byte offset ${utf8.encode(sse(events)).length}\\) has no blank line after it,\\s+so\\s+SSE\\s+discards it\\.`,
+      ),
+    );
     expect(stdout).toContain("The last 3 events:");
-    const json = parse((await cli([file, "--json"])).stdout);
-    expect(json.error).toMatchObject({
-      code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
-      rule: 2,
-      index: 8,
-      eventType: null,
-      line: 17,
-      offset: utf8.encode(text).length,
+    const json = one((await cli([file, "--json"])).stdout);
+    expect(json.input).toEqual({
+      format: "sse",
+      bytes: utf8.encode(text).length,
+      unterminated: { line: 17, offset: utf8.encode(sse(events)).length },
     });
+    expect(json.findings).toEqual([
+      expect.objectContaining({
+        code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
+        rule: 2,
+        index: 8,
+        eventType: null,
+        line: 17,
+        offset: utf8.encode(text).length,
+      }),
+    ]);
   });
 
   it("reports data that is not JSON", async () => {
@@ -233,18 +300,21 @@ describe("a capture that breaks a rule", () => {
     const file = await fixture("done.sse", `${sse(events)}data: [DONE]\n\n`);
     const { code, stdout } = await cli([file]);
     expect(code).toBe(1);
-    expect(stdout).toContain('SSE message at index 21: data "[DONE]" is not JSON');
-    expect(stdout).toContain("[INVALID_JSON, rule 0]");
-    expect(stdout).toContain("The offending SSE message (#21):\n    data: [DONE]");
-    expect(stdout).toContain(`At line 43, byte offset ${blockStart(events, 21).offset}`);
+    expect(stdout).toContain('line 43  SSE message at index 21: data "[DONE]" is not JSON');
+    expect(stdout).toContain("[INVALID_JSON, rule 0]  docs/rules.md#invalid_json");
+    expect(stdout).toContain(
+      `At line 43, byte offset ${blockStart(events, 21).offset}, where the offending SSE message starts.`,
+    );
+    expect(stdout).toMatch(/#20 +RUN_FINISHED /);
   });
 
-  it("reports an event after the close, unless sequential runs are allowed", async () => {
+  it("reports every event after the close, unless sequential runs are allowed", async () => {
     const events = [...validRun(), ...validRun()];
     const file = await fixture("two-runs.jsonl", jsonl(events));
     const once = await cli([file, "--json"]);
     expect(once.code).toBe(1);
-    expect(parse(once.stdout).error).toMatchObject({
+    const { findings } = one(once.stdout);
+    expect(findings[0]).toMatchObject({
       code: "EVENT_AFTER_RUN_CLOSED",
       rule: 2,
       index: 21,
@@ -252,9 +322,14 @@ describe("a capture that breaks a rule", () => {
       line: 22,
       offset: utf8.encode(jsonl(validRun())).length,
     });
+    // One finding per event type, which together count every event of the second run.
+    const types = [...new Set(validRun().map((e) => e.type))];
+    expect(findings.map((f: { eventType: string }) => f.eventType).sort()).toEqual(types.sort());
+    expect(findings.every((f: { code: string }) => f.code === "EVENT_AFTER_RUN_CLOSED")).toBe(true);
+    expect(findings.reduce((n: number, f: { count: number }) => n + f.count, 0)).toBe(21);
     const allowed = await cli([file, "--json", "--allow-sequential-runs"]);
     expect(allowed.code).toBe(0);
-    expect(parse(allowed.stdout).counts).toMatchObject({ runs: 2, events: 42 });
+    expect(one(allowed.stdout)).toMatchObject({ valid: true, events: 42, findings: [] });
   });
 
   it("reports an owner mismatch and a bad field", async () => {
@@ -265,11 +340,16 @@ describe("a capture that breaks a rule", () => {
     ];
     const a = await cli([await fixture("owner.sse", sse(owner)), "--json"]);
     expect(a.code).toBe(1);
-    expect(parse(a.stdout).error).toMatchObject({ code: "OWNER_MISMATCH", rule: 9, index: 2 });
+    expect(one(a.stdout).findings[0]).toMatchObject({
+      code: "OWNER_MISMATCH",
+      rule: 9,
+      index: 2,
+      line: 5,
+    });
     const field = [{ type: "RUN_STARTED", threadId: T, runId: R }, { type: "TEXT_MESSAGE_START" }];
     const b = await cli([await fixture("field.jsonl", jsonl(field)), "--json"]);
     expect(b.code).toBe(1);
-    expect(parse(b.stdout).error).toMatchObject({
+    expect(one(b.stdout).findings[0]).toMatchObject({
       code: "FIELD_MISSING",
       rule: 0,
       index: 1,
@@ -279,7 +359,7 @@ describe("a capture that breaks a rule", () => {
     });
   });
 
-  it("reports a message longer than --max-buffer-size, and an empty file", async () => {
+  it("reports a message longer than --max-buffer-size, and stops reading there", async () => {
     const events = [
       { type: "RUN_STARTED", threadId: T, runId: R },
       { type: "CUSTOM", name: "big", value: "x".repeat(200_000) },
@@ -288,19 +368,16 @@ describe("a capture that breaks a rule", () => {
     const file = await fixture("big.sse", sse(events));
     const big = await cli([file, "--json", "--max-buffer-size", "100000"]);
     expect(big.code).toBe(1);
-    expect(parse(big.stdout).error).toMatchObject({
-      code: "SSE_BUFFER_OVERFLOW",
-      index: 1,
-      line: 3,
-    });
+    const report = one(big.stdout);
+    expect(report.findings.map((f: { code: string }) => f.code)).toEqual([
+      "SSE_BUFFER_OVERFLOW",
+      // RUN_FINISHED after it is not read: the run is still open.
+      "STREAM_ENDED_BEFORE_RUN_CLOSED",
+    ]);
+    expect(report.findings[0]).toMatchObject({ index: 1, line: 3 });
+    // Every byte counts in the input's size, those not read too.
+    expect(report.input.bytes).toBe(utf8.encode(sse(events)).length);
     expect((await cli([file, "--max-buffer-size=300000", "--json"])).code).toBe(0);
-    const empty = await cli([await fixture("empty.sse", ""), "--json"]);
-    expect(empty.code).toBe(1);
-    expect(parse(empty.stdout).error).toMatchObject({
-      code: "STREAM_ENDED_BEFORE_RUN_STARTED",
-      line: 1,
-      offset: 0,
-    });
   });
 
   it("counts CRLF lines right, in SSE and in JSON Lines", async () => {
@@ -312,17 +389,21 @@ describe("a capture that breaks a rule", () => {
     const offset = utf8.encode(
       `: recorded\r\n\r\n${sse(events.slice(0, VIOLATION_PREFIX), true)}`,
     ).length;
-    expect(parse(stdout).error).toMatchObject({
-      code: "TEXT_MESSAGE_NOT_OPEN",
-      line: 2 * VIOLATION_PREFIX + 3,
-      offset,
-    });
+    expect(one(stdout).findings).toEqual([
+      expect.objectContaining({
+        code: "TEXT_MESSAGE_NOT_OPEN",
+        line: 2 * VIOLATION_PREFIX + 3,
+        offset,
+      }),
+    ]);
     const lines = await fixture("crlf.jsonl", jsonl(events, "\r\n"));
     const j = await cli([lines, "--json"]);
-    expect(parse(j.stdout).error).toMatchObject({
-      line: VIOLATION_PREFIX + 1,
-      offset: utf8.encode(jsonl(events.slice(0, VIOLATION_PREFIX), "\r\n")).length,
-    });
+    expect(one(j.stdout).findings).toEqual([
+      expect.objectContaining({
+        line: VIOLATION_PREFIX + 1,
+        offset: utf8.encode(jsonl(events.slice(0, VIOLATION_PREFIX), "\r\n")).length,
+      }),
+    ]);
   });
 
   it("reads the capture as the format --format names", async () => {
@@ -333,9 +414,14 @@ describe("a capture that breaks a rule", () => {
       "--json",
     ]);
     expect(asSse.code).toBe(1);
-    expect(parse(asSse.stdout)).toMatchObject({
-      format: "sse",
-      error: { code: "STREAM_ENDED_BEFORE_RUN_STARTED" },
+    // Read as SSE, no line of JSON Lines is a field SSE knows: each is ignored.
+    expect(one(asSse.stdout)).toMatchObject({
+      input: { format: "sse" },
+      events: 0,
+      findings: [
+        { code: "SSE_LINE_IGNORED", severity: "warning", count: 21 },
+        { code: "STREAM_ENDED_BEFORE_RUN_STARTED", severity: "error" },
+      ],
     });
     const asJsonl = await cli([
       await fixture("run.sse", sse(validRun())),
@@ -343,28 +429,22 @@ describe("a capture that breaks a rule", () => {
       "--json",
     ]);
     expect(asJsonl.code).toBe(1);
-    expect(parse(asJsonl.stdout)).toMatchObject({
-      format: "jsonl",
-      error: { code: "INVALID_JSON", index: 0, line: 1, offset: 0 },
+    expect(one(asJsonl.stdout)).toMatchObject({
+      input: { format: "jsonl" },
+      findings: [
+        { code: "INVALID_JSON", index: 0, lastIndex: 20, count: 21, line: 1, offset: 0 },
+        { code: "STREAM_ENDED_BEFORE_RUN_STARTED" },
+      ],
     });
   });
 });
 
 describe("positions do not depend on chunk boundaries", () => {
-  /** What a check with positions reports, as plain data. */
-  function place(chunks: readonly Uint8Array[], options: CheckOptions = {}) {
-    const check = new Check(options, true);
-    for (const chunk of chunks) if (!check.push(chunk)) break;
-    check.finish();
-    return {
-      format: check.format,
-      code: check.error?.code,
-      index: check.error?.index,
-      position: check.position,
-      unterminated: check.unterminated,
-      recent: check.tally.recent?.map(({ index, position }) => ({ index, position })),
-      events: check.tally.events,
-    };
+  /** The report of `chunks` read as the command reads an input, as plain data. */
+  function place(chunks: readonly Uint8Array[], options: ReaderOptions = {}) {
+    const reader = new InputReader(options);
+    for (const chunk of chunks) reader.push(chunk);
+    return reader.finish();
   }
 
   /** Every split of `bytes` into two chunks, three chunks around `at`, and one byte each. */
@@ -387,114 +467,135 @@ describe("positions do not depend on chunk boundaries", () => {
     ["a BOM, then a CR-framed violation", `\uFEFF${sse(violationRun()).replaceAll("\n", "\r")}`],
     ["a BOM, then a truncated CRLF run", `\uFEFF${sse(validRun().slice(0, 5), true)}data: {"ty`],
     ["a BOM, then CRLF JSON Lines", `\uFEFF${jsonl(violationRun(), "\r\n")}`],
+    ["CRLF SSE with several errors and warnings", `\uFEFF${sse(MIXED, true)}`],
+    ["CRLF JSON Lines with several errors and warnings", jsonl(MIXED, "\r\n")],
   ])("%s", (_name, text) => {
     const bytes = utf8.encode(text);
     const whole = place([bytes]);
-    expect(whole.code).toBeDefined();
-    expect(whole.position).toBeDefined();
+    expect(whole.array).toBe(false);
+    const { findings } = whole.report;
+    expect(findings.some((f) => f.severity === "error")).toBe(true);
+    for (const f of findings) {
+      expect(f.line, f.code).toBeDefined();
+      expect(f.offset, f.code).toBeDefined();
+    }
     // Split at every CR (so CRLF pairs fall apart) and inside the BOM.
     const at = [...indicesOf(bytes, 13), 1, 2];
     for (const chunks of splits(bytes, at)) expect(place(chunks)).toEqual(whole);
   });
 
-  it("matches the lines and offsets written into the file", () => {
+  it("matches the lines and offsets written into the file, for every finding", () => {
     const prefix = `\uFEFF: recorded\r\n\r\n${sse(violationRun().slice(0, VIOLATION_PREFIX), true)}`;
     const bytes = utf8.encode(`${prefix}${sse(violationRun().slice(VIOLATION_PREFIX), true)}`);
     const bomSplit = place([bytes.subarray(0, 2), bytes.subarray(2)]);
-    expect(bomSplit.position).toEqual({
-      line: 2 * VIOLATION_PREFIX + 3,
-      offset: utf8.encode(prefix).length,
-    });
+    expect(bomSplit.report.findings).toEqual([
+      expect.objectContaining({
+        code: "TEXT_MESSAGE_NOT_OPEN",
+        line: 2 * VIOLATION_PREFIX + 3,
+        offset: utf8.encode(prefix).length,
+      }),
+    ]);
+    const mixed = utf8.encode(sse(MIXED));
+    const places = place([mixed.subarray(0, 100), mixed.subarray(100)]).report.findings.map((f) => [
+      f.code,
+      f.line,
+      f.offset,
+    ]);
+    const at = (i: number) => {
+      const { line, offset } = blockStart(MIXED, i);
+      return [line, offset];
+    };
+    expect(places).toEqual([
+      ["TEXT_MESSAGE_NOT_OPEN", ...at(1)],
+      ["TOOL_CALL_ARGS_NOT_JSON", ...at(4)],
+      ["STEP_NOT_STARTED", ...at(7)],
+      ["RUN_ID_MISMATCH", ...at(8)],
+    ]);
+  });
+
+  it("reads one JSON array the same, whatever the chunks", () => {
+    const bytes = utf8.encode(JSON.stringify(violationRun(), null, 2));
+    const whole = place([bytes]);
+    expect(whole.array).toBe(true);
+    expect(whole.report.findings.map((f) => [f.code, f.index])).toEqual([
+      ["TEXT_MESSAGE_NOT_OPEN", VIOLATION_PREFIX],
+    ]);
+    for (const k of [1, 2, 50, bytes.length - 1]) {
+      expect(place([bytes.subarray(0, k), bytes.subarray(k)])).toEqual(whole);
+    }
+    expect(place([...bytes].map((b) => Uint8Array.of(b)))).toEqual(whole);
   });
 });
 
-describe("--json", () => {
-  it("prints exactly one object, with the documented keys", async () => {
+describe("--json: one line per input, then the summary", () => {
+  it("prints the documented keys, for a valid and an invalid input", async () => {
     const file = await fixture("valid.sse", sse(validRun()));
     const valid = await cli([file, "--json"]);
     expect(valid.code).toBe(0);
     expect(valid.stderr).toBe("");
-    const v = parse(valid.stdout);
-    expect(Object.keys(v)).toEqual([
-      "valid",
-      "input",
-      "format",
-      "counts",
-      "outcome",
-      "bytes",
-      "durationMs",
-    ]);
-    expect(v).toMatchObject({
+    const v = one(valid.stdout);
+    const keys = [...INPUT_KEYS];
+    expect(Object.keys(v)).toEqual(keys);
+    expect(v).toEqual({
+      name: file,
       valid: true,
-      input: file,
-      format: "sse",
-      counts: {
-        events: 21,
-        runs: 1,
-        messages: 2,
-        toolCalls: 1,
-        reasoningMessages: 0,
-        steps: 1,
-        subagents: 0,
-      },
-      outcome: { event: "RUN_FINISHED", type: "success" },
-      bytes: (await stat(join(dir, file))).size,
+      errors: 0,
+      warnings: 0,
+      omitted: 0,
+      events: 21,
+      input: { format: "sse", bytes: (await stat(join(dir, file))).size },
+      findings: [],
     });
-    expect((v.counts as { byType: unknown }).byType).toEqual({
-      RUN_STARTED: 1,
-      RUN_FINISHED: 1,
-      STEP_STARTED: 1,
-      STEP_FINISHED: 1,
-      TEXT_MESSAGE_START: 2,
-      TEXT_MESSAGE_CONTENT: 6,
-      TEXT_MESSAGE_END: 2,
-      TOOL_CALL_START: 1,
-      TOOL_CALL_ARGS: 2,
-      TOOL_CALL_END: 1,
-      TOOL_CALL_RESULT: 1,
-      STATE_SNAPSHOT: 1,
-      CUSTOM: 1,
-    });
-    expect(typeof v.durationMs).toBe("number");
+    const summary = summaryOf(valid.stdout);
+    expect(Object.keys(summary)).toEqual([...SUMMARY_KEYS]);
+    expect(summary).toMatchObject({ inputs: 1, valid: 1, invalid: 0, unreadable: 0, byCode: {} });
+    expect(typeof summary.durationMs).toBe("number");
 
     const invalid = await cli([await fixture("violation.sse", sse(violationRun())), "--json"]);
     expect(invalid.code).toBe(1);
-    const i = parse(invalid.stdout);
-    expect(Object.keys(i)).toEqual([
-      "valid",
-      "input",
-      "format",
-      "error",
-      "counts",
-      "bytes",
-      "durationMs",
-    ]);
-    expect(Object.keys(i.error as object)).toEqual([
-      "code",
-      "rule",
-      "index",
-      "field",
-      "eventType",
-      "message",
-      "line",
-      "offset",
-    ]);
-    expect(i).toMatchObject({ valid: false, counts: { events: VIOLATION_PREFIX } });
+    const i = one(invalid.stdout);
+    expect(Object.keys(i)).toEqual(keys);
+    expect(i).toMatchObject({ valid: false, errors: 1, warnings: 0, events: 22 });
+    expect(Object.keys(i.findings[0])).toEqual([...FINDING_KEYS]);
+    expect(i.findings[0]).toEqual({
+      code: "TEXT_MESSAGE_NOT_OPEN",
+      severity: "error",
+      rule: 3,
+      index: VIOLATION_PREFIX,
+      lastIndex: VIOLATION_PREFIX,
+      count: 1,
+      eventType: "TEXT_MESSAGE_CONTENT",
+      field: null,
+      message: `TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]`,
+      ...blockStart(violationRun(), VIOLATION_PREFIX),
+    });
+    expect(summaryOf(invalid.stdout)).toMatchObject({
+      inputs: 1,
+      invalid: 1,
+      errors: 1,
+      byCode: { TEXT_MESSAGE_NOT_OPEN: 1 },
+    });
   });
 
-  it("prints a usage error as an object, and exits 2", async () => {
+  it("prints an unreadable input as an input with a problem, and exits 2", async () => {
     const missing = await cli(["nope.sse", "--json"]);
     expect(missing.code).toBe(2);
-    expect(parse(missing.stdout)).toEqual({
-      valid: false,
-      usageError: 'cannot read "nope.sse": no such file',
+    const problem = 'cannot read "nope.sse": no such file';
+    expect(one(missing.stdout)).toEqual(unreadableLine("nope.sse", problem));
+    expect(summaryOf(missing.stdout)).toMatchObject({
+      inputs: 1,
+      unreadable: 1,
+      problems: [problem],
     });
+    expect(missing.stderr).toBe(`ag-ui-verify: ${problem}\n`);
+  });
+
+  it("prints a usage error as one object, and exits 2", async () => {
     const flag = await cli(["--json", "--bogus"]);
     expect(flag.code).toBe(2);
-    expect(parse(flag.stdout)).toEqual({
-      valid: false,
-      usageError: 'unknown option "--bogus" (see --help)',
-    });
+    expect(flag.stdout).toBe(
+      `${JSON.stringify({ valid: false, usageError: 'unknown option "--bogus" (see --help)' })}\n`,
+    );
   });
 });
 
@@ -526,13 +627,18 @@ describe("usage and I/O problems exit 2 with one line", () => {
   });
 
   it("reports an HTTP error with its status, and an unreachable URL", async () => {
-    const http = await cli(["--url", `${server.url}/status/502`]);
+    const url = `${server.url}/status/502`;
+    const http = await cli(["--url", url]);
     expect(http.code).toBe(2);
-    expect(http.stderr).toContain(`POST ${server.url}/status/502 failed with 502 Bad Gateway`);
+    expect(http.stdout).toBe("");
+    expect(http.stderr).toContain(`POST ${url} failed with 502 Bad Gateway`);
     expect(http.stderr.trim().split("\n")).toHaveLength(1);
-    const json = await cli(["--url", `${server.url}/status/502`, "--json"]);
-    expect(parse(json.stdout)).toMatchObject({ valid: false });
-    expect(String(parse(json.stdout).usageError)).toContain("502 Bad Gateway");
+    const json = await cli(["--url", url, "--json"]);
+    expect(json.code).toBe(2);
+    const input = one(json.stdout);
+    expect(input).toMatchObject({ name: url, valid: false, findings: [] });
+    expect(input.problem).toContain("502 Bad Gateway");
+    expect(summaryOf(json.stdout)).toMatchObject({ inputs: 1, unreadable: 1 });
     const unreachable = await cli(["--url", "http://127.0.0.1:1/run"]);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain("ag-ui-verify: cannot reach http://127.0.0.1:1/run: ");
@@ -565,8 +671,10 @@ describe("--url", () => {
     ]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain(`✔ valid  ${server.url}/run/valid?chunk=7 (live SSE)`);
-    expect(stdout).toContain("21 events");
+    expect(stdout).toContain(
+      `✔ valid  ${server.url}/run/valid?chunk=7 (live SSE): 0 errors, 0 warnings`,
+    );
+    expect(stdout).toContain("21 events.");
     const request = server.requests[before];
     expect(request?.method).toBe("POST");
     expect(JSON.parse(request?.body ?? "")).toEqual(RUN_INPUT);
@@ -584,34 +692,44 @@ describe("--url", () => {
     expect(typeof body.threadId).toBe("string");
   });
 
-  it("reports a violation with exit 1, without a line", async () => {
-    const { code, stdout } = await cli(["--url", `${server.url}/run/violation`, "--json"]);
-    expect(code).toBe(1);
-    expect(parse(stdout)).toMatchObject({
+  it("reports every finding of a live stream, placed as in a recording of it", async () => {
+    const url = `${server.url}/run/violation?chunk=5`;
+    const live = await cli(["--url", url, "--json"]);
+    expect(live.code).toBe(1);
+    const report = one(live.stdout);
+    expect(report).toMatchObject({
+      name: url,
       valid: false,
-      format: "url",
-      error: { code: "TEXT_MESSAGE_NOT_OPEN", index: VIOLATION_PREFIX, line: null, offset: null },
-      counts: { events: VIOLATION_PREFIX },
-      bytes: utf8.encode(sse(violationRun())).length,
+      events: violationRun().length,
+      input: { format: "sse", bytes: utf8.encode(sse(violationRun())).length },
     });
-    const human = await cli(["--url", `${server.url}/run/violation`]);
+    const recorded = await cli([await fixture("recorded.sse", sse(violationRun())), "--json"]);
+    expect(report.findings).toEqual(one(recorded.stdout).findings);
+    expect(report.findings[0]).toMatchObject({
+      code: "TEXT_MESSAGE_NOT_OPEN",
+      index: VIOLATION_PREFIX,
+      ...blockStart(violationRun(), VIOLATION_PREFIX),
+    });
+    const human = await cli(["--url", url]);
     expect(human.code).toBe(1);
-    expect(human.stdout).toContain('"delta": "too late"');
-    expect(human.stdout).not.toContain("byte offset");
+    expect(human.stdout).toContain(`✘ invalid  ${url} (live SSE): 1 error, 0 warnings`);
+    expect(human.stdout).toContain("[TEXT_MESSAGE_NOT_OPEN, rule 3]");
+    expect(human.stdout).toContain("The 3 events before it:");
   });
 });
 
 describe("--url: time-outs and broken connections exit 2, saying what happened", () => {
   it("--timeout: no response head in time", async () => {
     const url = `${server.url}/run/valid?wait=5000`;
+    const problem = `no byte from ${url} for 0.3 s (--timeout 0.3)`;
     const run = await cli(["--url", url, "--timeout", "0.3"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`ag-ui-verify: no byte from ${url} for 0.3 s (--timeout 0.3)\n`);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`ag-ui-verify: ${problem}\n`);
     const json = await cli(["--url", url, "--timeout=0.3", "--json"]);
-    expect(parse(json.stdout)).toEqual({
-      valid: false,
-      usageError: `no byte from ${url} for 0.3 s (--timeout 0.3)`,
-    });
+    expect(json.code).toBe(2);
+    expect(one(json.stdout)).toMatchObject({ name: url, valid: false, findings: [], problem });
+    expect(summaryOf(json.stdout)).toMatchObject({ inputs: 1, unreadable: 1, problems: [problem] });
   });
 
   it("--timeout: the body stops mid-run", async () => {
@@ -628,12 +746,17 @@ describe("--url: time-outs and broken connections exit 2, saying what happened",
     const url = `${server.url}/run/disconnect?events=4`;
     const run = await cli(["--url", url]);
     expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(
       new RegExp(
-        `^ag-ui-verify: the connection to ${url.replace(/[?.]/g, "\\$&")} broke mid-run, after 4 events: .+\n$`,
+        `^ag-ui-verify: the connection to ${url.replace(/[?.]/g, "\\$&")} broke after 4 events: .+\n$`,
       ),
     );
     expect(run.stderr).not.toContain("STREAM_ENDED");
+    const json = await cli(["--url", url, "--json"]);
+    expect(json.code).toBe(2);
+    expect(one(json.stdout).problem).toMatch(/broke after 4 events/);
+    expect(json.stdout).not.toContain("STREAM_ENDED");
   });
 });
 
@@ -660,8 +783,13 @@ describe("--strict: the AG-UI event schema too", () => {
     expect(strict.stdout).toContain(
       `At line 3, byte offset ${utf8.encode(sse(robot.slice(0, 1))).length}`,
     );
-    const json = parse((await cli([file, "--strict", "--json"])).stdout);
-    expect(json.error).toMatchObject({ code: "SCHEMA_MISMATCH", field: "role", index: 1, line: 3 });
+    const json = one((await cli([file, "--strict", "--json"])).stdout);
+    expect(json.findings[0]).toMatchObject({
+      code: "SCHEMA_MISMATCH",
+      field: "role",
+      index: 1,
+      line: 3,
+    });
   });
 
   it("applies to every input of a corpus, in every job", async () => {
@@ -671,27 +799,24 @@ describe("--strict: the AG-UI event schema too", () => {
     for (const jobs of ["1", "3"]) {
       const run = await cli(["--strict", "--json", "--jobs", jobs, "strict"]);
       expect(run.code).toBe(1);
-      const lines = run.stdout
-        .trimEnd()
-        .split("\n")
-        .map((line) => JSON.parse(line));
-      const { summary } = lines.pop();
-      expect(lines.map((r) => [r.valid, r.error?.field ?? null])).toEqual([
-        [false, "role"],
-        [true, null],
-        [false, "threadId"],
+      const inputs = lines(run.stdout);
+      const { summary } = inputs.pop();
+      expect(inputs.map((r) => [r.name, r.valid, r.findings[0]?.field ?? null])).toEqual([
+        ["strict/a-robot.sse", false, "role"],
+        ["strict/b-valid.jsonl", true, null],
+        ["strict/c-thread.jsonl", false, "threadId"],
       ]);
-      expect(summary.byCode).toEqual([
-        {
-          code: "SCHEMA_MISMATCH",
-          rule: 0,
-          count: 2,
-          examples: [
-            { input: "strict/a-robot.sse", line: 3, field: "role" },
-            { input: "strict/c-thread.jsonl", line: 1, field: "threadId" },
-          ],
-        },
-      ]);
+      expect(summary.codes[0]).toEqual({
+        code: "SCHEMA_MISMATCH",
+        severity: "error",
+        rule: 0,
+        inputs: 2,
+        findings: 2,
+        examples: [
+          { input: "strict/a-robot.sse", line: 3, field: "role" },
+          { input: "strict/c-thread.jsonl", line: 1, field: "threadId" },
+        ],
+      });
     }
     const human = await cli(["--strict", "strict"]);
     expect(human.stdout).toContain("line 3  strict/a-robot.sse  (role)");
@@ -708,7 +833,10 @@ describe("--strict: the AG-UI event schema too", () => {
       expect((await cli(["--url", url])).code).toBe(0);
       const strict = await cli(["--url", url, "--strict", "--json"]);
       expect(strict.code).toBe(1);
-      expect(parse(strict.stdout).error).toMatchObject({ code: "SCHEMA_MISMATCH", field: "role" });
+      expect(one(strict.stdout).findings[0]).toMatchObject({
+        code: "SCHEMA_MISMATCH",
+        field: "role",
+      });
     } finally {
       agent.close();
     }
@@ -726,6 +854,11 @@ describe("colour, help and version", () => {
     expect((await cli([file, "--no-color"], { env: { FORCE_COLOR: "1" } })).stdout).not.toContain(
       "\u001b[",
     );
+    // The same text, coloured or not.
+    const plain = (await cli([file])).stdout;
+    const coloured = (await cli([file], { env: { FORCE_COLOR: "1" } })).stdout;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes
+    expect(coloured.replace(/\u001b\[\d+m/g, "")).toBe(plain);
   });
 
   it("explains itself with --help", async () => {
@@ -748,14 +881,32 @@ describe("colour, help and version", () => {
       "1 to 536870912 (512 MiB",
       "--max-ids <n>",
       "Infinity for no limit",
+      "--severity <CODE=level>",
+      "--reporter <name>",
+      "--output <file>",
+      "--fail-on <level>",
       "--json",
       "--no-color",
       "Exit status:",
       "13. Every started subagent",
+      "docs/rules.md",
+      "TOOL_CALL_ARGS_NOT_JSON",
     ]) {
       expect(stdout).toContain(text);
     }
     expect((await cli(["-h"])).stdout).toBe(stdout);
+  });
+
+  it("--help: what --strict adds is a paragraph of its own, after rule 13", async () => {
+    const { stdout } = await cli(["--help"]);
+    expect(stdout).toContain(
+      "  13. Every started subagent finishes (or errors) before RUN_FINISHED.\n\nWith --strict, every event also matches the AG-UI event schema",
+    );
+    // Not indented as if it continued rule 13.
+    expect(stdout).not.toMatch(/\n {2,}With --strict, every event also matches/);
+    const paragraph = stdout.slice(stdout.indexOf("\nWith --strict, every event"));
+    expect(paragraph.split("\n\n")[0]).toMatch(/allowed\s+value\.$/);
+    expect(stdout).toMatch(/docs\/rules\.md \(docs\/rules\.md#<code in lower case>\)/);
   });
 
   it("prints its version", async () => {
@@ -763,6 +914,469 @@ describe("colour, help and version", () => {
     const { code, stdout } = await cli(["--version"]);
     expect(code).toBe(0);
     expect(stdout).toBe(`ag-ui-verify ${pkg.version}\n`);
+  });
+});
+
+describe("lint: every finding, reporters, --fail-on, --severity, --output", () => {
+  /** The HAR file's two event streams, as the command names them. */
+  const HAR_OK =
+    "mixed/d-session.har POST https://chat.example/api/agent/run 2026-03-02T09:15:01.000Z";
+  const HAR_BAD =
+    "mixed/d-session.har POST https://chat.example/api/agent/run 2026-03-02T09:15:30.000Z";
+
+  /** A corpus: valid, invalid, warnings only, and a HAR file (one valid stream, one invalid). */
+  beforeAll(async () => {
+    await fixture("mixed/a-valid.sse", sse(validRun()));
+    await fixture("mixed/b-invalid.sse", sse(violationRun()));
+    await fixture("mixed/c-warned.sse", sse(WARNED));
+    await copyFile(join(REPO, "examples/captures/session.har"), join(dir, "mixed/d-session.har"));
+  });
+
+  it("one input: every finding, errors first in input order, then warnings; the first error with its context", async () => {
+    const file = await fixture("mixed.sse", sse(MIXED));
+    const { code, stdout, stderr } = await cli([file]);
+    expect(code).toBe(1);
+    const at = (i: number) => blockStart(MIXED, i);
+    expect(stdout.split("\n")[0]).toBe(`✘ invalid  ${file} (SSE): 2 errors, 2 warnings`);
+    const order = [
+      "\nErrors\n",
+      // A merged finding: the line of its first event, and how many events gave it.
+      `  ✘ line ${at(1).line}  TEXT_MESSAGE_CONTENT at index 1: text message "x" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3] (3 events, #1 to #6)  docs/rules.md#text_message_not_open\n`,
+      "      Rule 3: A text message opens",
+      `      At line ${at(1).line}, byte offset ${at(1).offset}, where the offending SSE message starts.\n`,
+      "      The 1 event before it:\n",
+      `        #0  RUN_STARTED {"threadId":"${T}","runId":"${R}"}\n`,
+      `  ✘ line ${at(7).line}  STEP_FINISHED at index 7: step "nope" is not open`,
+      "[STEP_NOT_STARTED, rule 6]  docs/rules.md#step_not_started\n",
+      "\nWarnings\n",
+      `  ! line ${at(4).line}  TOOL_CALL_END at index 4: the arguments of tool call "c1"`,
+      "[TOOL_CALL_ARGS_NOT_JSON, warning]  docs/rules.md#tool_call_args_not_json\n",
+      `  ! line ${at(8).line}  RUN_FINISHED at index 8: runId "another-run" differs from "${R}"`,
+      "[RUN_ID_MISMATCH, warning]  docs/rules.md#run_id_mismatch\n",
+      `  Read ${utf8.encode(sse(MIXED)).length} bytes, ${MIXED.length} events.\n`,
+    ];
+    let from = 0;
+    for (const text of order) {
+      const found = stdout.indexOf(text, from);
+      expect(found, `${JSON.stringify(text)} after offset ${from} in\n${stdout}`).toBeGreaterThan(
+        -1,
+      );
+      from = found + text.length;
+    }
+    // Only the first error gets the context.
+    expect(stdout.match(/ {6}Rule \d+:/g)).toHaveLength(1);
+    expect(stdout.match(/before it:/g)).toHaveLength(1);
+    expect(stderr).toBe(
+      `ag-ui-verify: invalid stream (${file}, line ${at(1).line}): TEXT_MESSAGE_NOT_OPEN (rule 3) at index 1\n`,
+    );
+    // The same findings in NDJSON, in input order, merged alike.
+    const json = one((await cli([file, "--json"])).stdout);
+    expect(json).toMatchObject({ valid: false, errors: 2, warnings: 2, omitted: 0, events: 9 });
+    expect(
+      json.findings.map((f: Record<string, unknown>) => [
+        f.code,
+        f.severity,
+        f.index,
+        f.lastIndex,
+        f.count,
+        f.line,
+        f.offset,
+      ]),
+    ).toEqual([
+      ["TEXT_MESSAGE_NOT_OPEN", "error", 1, 6, 3, at(1).line, at(1).offset],
+      ["TOOL_CALL_ARGS_NOT_JSON", "warning", 4, 4, 1, at(4).line, at(4).offset],
+      ["STEP_NOT_STARTED", "error", 7, 7, 1, at(7).line, at(7).offset],
+      ["RUN_ID_MISMATCH", "warning", 8, 8, 1, at(8).line, at(8).offset],
+    ]);
+  });
+
+  it("a valid input with warnings only: valid, every warning listed, exit 0", async () => {
+    const file = await fixture("warned.sse", sse(WARNED));
+    const { code, stdout, stderr } = await cli([file]);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout).toContain(`✔ valid  ${file} (SSE): 0 errors, 1 warning\n\nWarnings\n`);
+    expect(stdout).toContain(
+      `  ! line ${blockStart(WARNED, 3).line}  TOOL_CALL_END at index 3: the arguments of tool call "c1"`,
+    );
+    expect(stdout).not.toContain("Errors");
+  });
+
+  it("--reporter ndjson: one shape for one input and for many, the summary line last", async () => {
+    const single = await cli(["--reporter", "ndjson", "mixed/b-invalid.sse"]);
+    const many = await cli(["--reporter", "ndjson", "mixed"]);
+    expect(single.code).toBe(1);
+    expect(many.code).toBe(1);
+    const [alone, ...rest] = lines(single.stdout);
+    const all = lines(many.stdout);
+    const last = all.pop();
+    expect(rest.map(Object.keys)).toEqual([["summary"]]);
+    expect(Object.keys(last)).toEqual(["summary"]);
+    expect(
+      all.map((input) => (input.url === undefined ? input.name : `${input.name} ${input.url}`)),
+    ).toEqual(["mixed/a-valid.sse", "mixed/b-invalid.sse", "mixed/c-warned.sse", HAR_OK, HAR_BAD]);
+    // The invalid file's line is the same, alone or among others.
+    expect(all[1]).toEqual(alone);
+    const keys = Object.keys(alone);
+    for (const input of all) {
+      expect(Object.keys(input).filter((key) => key !== "url")).toEqual(keys);
+    }
+    expect(all[3].url).toBe("POST https://chat.example/api/agent/run 2026-03-02T09:15:01.000Z");
+    expect(Object.keys(last.summary)).toEqual(Object.keys(rest[0].summary));
+    expect(last.summary).toMatchObject({
+      inputs: 5,
+      valid: 3,
+      invalid: 2,
+      unreadable: 0,
+      errors: 2,
+      warnings: 1,
+      byCode: { OWNER_MISMATCH: 1, TEXT_MESSAGE_NOT_OPEN: 1, TOOL_CALL_ARGS_NOT_JSON: 1 },
+      skippedHarEntries: 2,
+    });
+    // `--json` is the same report.
+    const json = await cli(["--json", "mixed"]);
+    const steady = (text: string) => text.replace(/"durationMs":[\d.]+/g, "");
+    expect(steady(json.stdout)).toBe(steady(many.stdout));
+  });
+
+  it("several inputs: the summary by code, errors first, with example inputs and lines", async () => {
+    const { code, stdout, stderr } = await cli(["mixed"]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      "Checked 5 inputs\n  ✔ 3 valid, 1 of them with warnings\n  ✘ 2 invalid\n  2 HAR entries skipped: not text/event-stream\n",
+    );
+    const owner = stdout.indexOf("\nOWNER_MISMATCH  1 input\n");
+    const text = stdout.indexOf("\nTEXT_MESSAGE_NOT_OPEN  1 input\n");
+    const warned = stdout.indexOf("\nTOOL_CALL_ARGS_NOT_JSON  1 input (warning)\n");
+    expect(owner).toBeGreaterThan(-1);
+    expect(text).toBeGreaterThan(owner);
+    expect(warned).toBeGreaterThan(text);
+    const line = blockStart(violationRun(), VIOLATION_PREFIX).line;
+    expect(stdout).toContain(`    line ${line}  mixed/b-invalid.sse\n`);
+    expect(stdout).toContain(`    line ${blockStart(WARNED, 3).line}  mixed/c-warned.sse\n`);
+    expect(stdout).toMatch(
+      / {4}line \d+ {2}mixed\/d-session\.har: POST https:\/\/chat\.example\/api\/agent\/run 2026-03-02T09:15:30\.000Z\n/,
+    );
+    expect(stderr).toBe("ag-ui-verify: 2 of 5 inputs invalid\n");
+  });
+
+  it("--reporter github: a workflow command per finding, then the summary", async () => {
+    const { code, stdout } = await cli(["--reporter", "github", "mixed"]);
+    expect(code).toBe(1);
+    const commands = stdout.split("\n").filter((line) => line.startsWith("::"));
+    expect(commands).toHaveLength(3);
+    const line = blockStart(violationRun(), VIOLATION_PREFIX).line;
+    expect(commands[0]).toBe(
+      `::error file=mixed/b-invalid.sse,line=${line},title=TEXT_MESSAGE_NOT_OPEN::TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]`,
+    );
+    expect(commands[1]).toMatch(
+      new RegExp(
+        `^::warning file=mixed/c-warned\\.sse,line=${blockStart(WARNED, 3).line},title=TOOL_CALL_ARGS_NOT_JSON::TOOL_CALL_END at index 3: `,
+      ),
+    );
+    // A HAR entry's finding is on the HAR file, its URL in the message.
+    expect(commands[2]).toMatch(
+      // A HAR entry's lines are its body's, not the HAR file's: no line property.
+      /^::error file=mixed\/d-session\.har,title=OWNER_MISMATCH::TEXT_MESSAGE_CONTENT at index 7: .* \[POST https:\/\/chat\.example\/api\/agent\/run 2026-03-02T09:15:30\.000Z\]$/,
+    );
+    expect(stdout).not.toContain("a-valid.sse");
+    // The summary follows, as plain lines.
+    const summary = stdout.slice(stdout.lastIndexOf("::"));
+    expect(summary).toContain("\nChecked 5 inputs\n");
+    expect(stdout.indexOf("Checked 5 inputs")).toBeGreaterThan(stdout.indexOf(commands[2] ?? ""));
+  });
+
+  it("--reporter junit: a test case per input, a failure for an invalid one, warnings in system-out", async () => {
+    const { code, stdout } = await cli(["--reporter", "junit", "mixed"]);
+    expect(code).toBe(1);
+    expect(stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+    expect(stdout).toContain('<testsuites name="ag-ui-verify" tests="5" failures="2" errors="0">');
+    const cases = [
+      ...stdout.matchAll(/<testcase name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g),
+    ];
+    expect(cases.map((c) => c[1])).toEqual([
+      "mixed/a-valid.sse",
+      "mixed/b-invalid.sse",
+      "mixed/c-warned.sse",
+      HAR_OK,
+      HAR_BAD,
+    ]);
+    const body = (i: number) => cases[i]?.[3] ?? "";
+    expect(cases[0]?.[2]).toBe("/>");
+    expect(body(1)).toContain(
+      `<failure message="TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message &quot;m1&quot; is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]" type="TEXT_MESSAGE_NOT_OPEN">`,
+    );
+    expect(body(1)).not.toContain("<system-out>");
+    expect(body(2)).not.toContain("<failure");
+    expect(body(2)).toMatch(
+      new RegExp(
+        `<system-out>warning TOOL_CALL_ARGS_NOT_JSON line ${blockStart(WARNED, 3).line}, event #3, count 1: TOOL_CALL_END at index 3: `,
+      ),
+    );
+    expect(cases[3]?.[2]).toBe("/>");
+    expect(body(4)).toContain('type="OWNER_MISMATCH"');
+    // Nothing but the XML on stdout.
+    expect(stdout.trimEnd().endsWith("</testsuites>")).toBe(true);
+  });
+
+  it("--reporter sarif: a rule per code found, a result per finding, at the input and line", async () => {
+    const pkg = JSON.parse(await readFile(join(REPO, "package.json"), "utf8"));
+    const { code, stdout } = await cli(["--reporter", "sarif", "mixed"]);
+    expect(code).toBe(1);
+    const log = JSON.parse(stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs).toHaveLength(1);
+    const [run] = log.runs;
+    expect(run.tool.driver).toMatchObject({ name: "ag-ui-verify", version: pkg.version });
+    const rules = run.tool.driver.rules.map((r: { id: string }) => r.id);
+    expect([...rules].sort()).toEqual([
+      "OWNER_MISMATCH",
+      "TEXT_MESSAGE_NOT_OPEN",
+      "TOOL_CALL_ARGS_NOT_JSON",
+    ]);
+    const results = run.results.map(
+      (r: {
+        ruleId: string;
+        ruleIndex: number;
+        level: string;
+        locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+      }) => {
+        expect(rules[r.ruleIndex]).toBe(r.ruleId);
+        return [r.ruleId, r.level, r.locations[0]?.physicalLocation.artifactLocation.uri];
+      },
+    );
+    expect(results).toEqual([
+      ["TEXT_MESSAGE_NOT_OPEN", "error", "mixed/b-invalid.sse"],
+      ["TOOL_CALL_ARGS_NOT_JSON", "warning", "mixed/c-warned.sse"],
+      ["OWNER_MISMATCH", "error", "mixed/d-session.har"],
+    ]);
+    expect(run.results[0].locations[0].physicalLocation.region).toEqual({
+      startLine: blockStart(violationRun(), VIOLATION_PREFIX).line,
+    });
+    expect(run.results[0].message.text).toContain('text message "m1" is not open');
+    expect(run.results[2].locations[0].message.text).toBe(
+      "POST https://chat.example/api/agent/run 2026-03-02T09:15:30.000Z",
+    );
+    expect(run.invocations[0].executionSuccessful).toBe(true);
+  });
+
+  it("--fail-on: exit 1 for a finding at or above it, 0 otherwise; 2 for an unreadable input wins", async () => {
+    const warned = "mixed/c-warned.sse";
+    const invalid = "mixed/b-invalid.sse";
+    const valid = "mixed/a-valid.sse";
+    for (const [args, expected] of [
+      [[warned], 0],
+      [[warned, "--fail-on", "error"], 0],
+      [[warned, "--fail-on", "warning"], 1],
+      [[warned, "--fail-on", "none"], 0],
+      [[invalid], 1],
+      [[invalid, "--fail-on", "warning"], 1],
+      [[invalid, "--fail-on", "none"], 0],
+      [[valid, "--fail-on", "warning"], 0],
+      [[valid, warned, "--fail-on", "warning"], 1],
+      [[valid, warned, "--json", "--fail-on=warning"], 1],
+      [[invalid, valid, "--fail-on", "none"], 0],
+      [["mixed", "--reporter", "junit", "--fail-on", "none"], 0],
+      // An input that cannot be read: 2, whatever --fail-on says.
+      [[warned, "nope.sse", "--fail-on", "none"], 2],
+      [[invalid, "nope.sse"], 2],
+      [[invalid, "nope.sse", "--fail-on", "warning"], 2],
+    ] as const) {
+      const r = await cli(args);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(expected);
+    }
+    // --fail-on none changes the exit status, not the report.
+    const none = await cli([invalid, "--fail-on", "none"]);
+    expect(none.stdout).toBe((await cli([invalid])).stdout);
+    expect(none.stdout).toContain("✘ invalid");
+  });
+
+  it("--severity CODE=level changes how a finding counts, in one input and in every job", async () => {
+    const file = await fixture("other-run.sse", sse(OTHER_RUN));
+    const normal = await cli([file, "--json"]);
+    expect(normal.code).toBe(0);
+    expect(one(normal.stdout)).toMatchObject({
+      valid: true,
+      warnings: 1,
+      findings: [{ code: "RUN_ID_MISMATCH", severity: "warning" }],
+    });
+    const error = await cli([file, "--severity", "RUN_ID_MISMATCH=error"]);
+    expect(error.code).toBe(1);
+    expect(error.stdout).toContain(`✘ invalid  ${file} (SSE): 1 error, 0 warnings\n\nErrors\n`);
+    expect(error.stderr).toBe(
+      `ag-ui-verify: invalid stream (${file}, line 3): RUN_ID_MISMATCH at index 1\n`,
+    );
+    const off = await cli([
+      file,
+      "--json",
+      "--severity=RUN_ID_MISMATCH=off",
+      "--fail-on",
+      "warning",
+    ]);
+    expect(off.code).toBe(0);
+    expect(one(off.stdout)).toMatchObject({ valid: true, errors: 0, warnings: 0, findings: [] });
+    expect((await cli([file, "--fail-on", "warning"])).code).toBe(1);
+    // An error can be made a warning: the stream is then valid.
+    const lowered = await cli([
+      "mixed/b-invalid.sse",
+      "--severity",
+      "TEXT_MESSAGE_NOT_OPEN=warning",
+    ]);
+    expect(lowered.code).toBe(0);
+    expect(lowered.stdout).toContain("✔ valid  mixed/b-invalid.sse (SSE): 0 errors, 1 warning");
+    // Comma lists and repeated flags; the later one for a code wins; every job applies them.
+    for (const jobs of ["1", "2"]) {
+      const r = await cli([
+        "--json",
+        "--jobs",
+        jobs,
+        "--severity",
+        "RUN_ID_MISMATCH=warning,TOOL_CALL_ARGS_NOT_JSON=error",
+        "--severity",
+        "RUN_ID_MISMATCH=error",
+        file,
+        "mixed/c-warned.sse",
+        "mixed/a-valid.sse",
+      ]);
+      expect(r.code).toBe(1);
+      const inputs = lines(r.stdout);
+      expect(
+        inputs
+          .slice(0, 3)
+          .map((i) => [i.valid, i.findings.map((f: { severity: string }) => f.severity)]),
+      ).toEqual([
+        [false, ["error"]],
+        [false, ["error"]],
+        [true, []],
+      ]);
+    }
+  });
+
+  it.each([
+    [["--severity", "BOGUS=off"], '--severity "BOGUS=off": unknown code "BOGUS"'],
+    [["--severity", "RUN_ID_MISMATCH=fatal"], "expected CODE=error, CODE=warning or CODE=off"],
+    [["--severity", "RUN_ID_MISMATCH"], "expected CODE=error, CODE=warning or CODE=off"],
+    [
+      ["--severity", "RUN_ID_MISMATCH=off,NOPE=error"],
+      '--severity "NOPE=error": unknown code "NOPE"',
+    ],
+    [["--severity"], "--severity needs a value"],
+    [
+      ["--reporter", "xml"],
+      'unknown reporter "xml"; expected one of text, ndjson, junit, sarif, github',
+    ],
+    [["--reporter"], "--reporter needs a value"],
+    [["--fail-on", "never"], '--fail-on must be error, warning or none, not "never"'],
+    [["--fail-on"], "--fail-on needs a value"],
+    [["--json", "--reporter", "junit"], "--json means --reporter ndjson, not junit"],
+  ])("%j is a usage error: exit 2, one line", async (flags, message) => {
+    const file = "mixed/a-valid.sse";
+    const r = await cli([file, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.startsWith("ag-ui-verify: ")).toBe(true);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    if (flags.includes("--json")) {
+      expect(JSON.parse(r.stdout)).toEqual({ valid: false, usageError: r.stderr.slice(14, -1) });
+    } else expect(r.stdout).toBe("");
+  });
+
+  it("--output FILE: the report in the file, nothing on stdout", async () => {
+    const text = await cli(["mixed/b-invalid.sse"]);
+    await mkdir(join(dir, "out"), { recursive: true });
+    const written = await cli(["mixed/b-invalid.sse", "--output", "out/report.txt"]);
+    expect(written.code).toBe(1);
+    expect(written.stdout).toBe("");
+    expect(written.stderr).toBe(text.stderr);
+    expect(await readFile(join(dir, "out/report.txt"), "utf8")).toBe(text.stdout);
+    // -o, a corpus, another reporter; the file is replaced, not appended to.
+    const sarif = await cli(["--reporter", "sarif", "-o", "out/report.txt", "mixed"]);
+    expect(sarif.code).toBe(1);
+    expect(sarif.stdout).toBe("");
+    const log = JSON.parse(await readFile(join(dir, "out/report.txt"), "utf8"));
+    expect(log.runs[0].results).toHaveLength(3);
+    const ndjson = await cli(["--json", "--output=out/report.ndjson", "mixed/c-warned.sse"]);
+    expect(ndjson.code).toBe(0);
+    expect(ndjson.stdout).toBe("");
+    expect(one(await readFile(join(dir, "out/report.ndjson"), "utf8")).warnings).toBe(1);
+  });
+
+  it("--output a path that cannot be written: exit 2, one line", async () => {
+    for (const [path, reason] of [
+      ["missing/report.txt", "no such file"],
+      ["mixed", "it is a directory"],
+    ] as const) {
+      const r = await cli(["mixed/a-valid.sse", "--output", path]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`ag-ui-verify: cannot write --output "${path}": ${reason}\n`);
+    }
+  });
+
+  it("a file holding one JSON array of events, pretty-printed, is linted as its events", async () => {
+    const valid = await fixture("run.json", JSON.stringify(validRun(), null, 2));
+    const v = await cli([valid]);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain(`✔ valid  ${valid} (JSON array): 0 errors, 0 warnings`);
+    expect(v.stdout).toContain(", 21 events.");
+    const invalid = await fixture("violation.json", JSON.stringify(violationRun(), null, 2));
+    const i = await cli([invalid]);
+    expect(i.code).toBe(1);
+    expect(i.stdout).toContain(`✘ invalid  ${invalid} (JSON array): 1 error, 0 warnings`);
+    expect(i.stdout).toContain(
+      `  ✘ TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open`,
+    );
+    // A list has no lines: none is named.
+    expect(i.stdout).not.toMatch(/line \d|byte offset/);
+    expect(i.stdout).toContain("The 3 events before it:");
+    expect(i.stderr).toBe(
+      `ag-ui-verify: invalid stream (${invalid}): TEXT_MESSAGE_NOT_OPEN (rule 3) at index ${VIOLATION_PREFIX}\n`,
+    );
+    const json = one((await cli([invalid, "--json"])).stdout);
+    expect(json).toMatchObject({ valid: false, events: violationRun().length });
+    expect(json.findings[0]).toMatchObject({ index: VIOLATION_PREFIX, line: null, offset: null });
+    // One array per line is JSON Lines, not one array.
+    const perLine = await cli([await fixture("arrays.jsonl", "[1]\n[2]\n"), "--json"]);
+    expect(one(perLine.stdout).findings[0]).toMatchObject({
+      code: "EVENT_NOT_OBJECT",
+      count: 2,
+      line: 1,
+    });
+  });
+
+  it("an empty file says so", async () => {
+    const file = await fixture("empty.sse", "");
+    const { code, stdout } = await cli([file]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`✘ invalid  ${file} (SSE): 1 error, 0 warnings`);
+    expect(stdout).toContain(
+      "  ✘ line 1  empty input (0 bytes): end of input at index 0: the run is not open",
+    );
+    expect(stdout).toContain(
+      "The input is empty (0 bytes): nothing was sent, so no run was opened.",
+    );
+    expect(stdout).toContain("Read 0 bytes, 0 events.");
+    expect(one((await cli([file, "--json"])).stdout)).toMatchObject({
+      events: 0,
+      input: { bytes: 0 },
+      findings: [{ code: "STREAM_ENDED_BEFORE_RUN_STARTED", line: 1, offset: 0 }],
+    });
+  });
+
+  it("a JSON Lines input names the line that is not JSON as a JSON line", async () => {
+    const events = validRun();
+    const text = `${jsonl(events.slice(0, 3))}{nope\n${jsonl(events.slice(3))}`;
+    const file = await fixture("broken.jsonl", text);
+    const { code, stdout } = await cli([file]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`✘ invalid  ${file} (JSON Lines): 1 error, 0 warnings`);
+    expect(stdout).toContain('  ✘ line 4  JSON line at index 3: data "{nope" is not JSON');
+    expect(stdout).toContain(
+      `At line 4, byte offset ${utf8.encode(jsonl(events.slice(0, 3))).length}, where the offending JSON line starts.`,
+    );
+    expect(stdout).not.toContain("SSE message");
+    // The events after it are read: one finding only.
+    expect(stdout).toContain(`, ${events.length + 1} events.`);
   });
 });
 

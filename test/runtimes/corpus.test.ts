@@ -1,15 +1,17 @@
 // The command over a whole corpus: hundreds of generated captures (valid runs from the
 // property-test generator, and mutations of them) written as SSE in every framing, JSON
 // Lines and HAR files, in nested folders. Every verdict must equal the library's
-// `verifyAll` on the same values; the summary's counts are exact; the output does not
-// depend on --jobs.
+// `verifyAll` on the same values, the first error finding its error, and the findings the
+// library's `lint`; the summary's counts are exact; the output does not depend on --jobs.
 
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isVerifyError, SseDecodeFailure } from "../../src/errors.ts";
+import { lint } from "../../src/lint/linter.ts";
 import { verifyAll } from "../../src/verify/verifier.ts";
+import { FINDING_KEYS, INPUT_KEYS, SUMMARY_KEYS, unreadableLine } from "../support/ndjson.ts";
 import { buildRun, type Ev } from "../support/valid-run.ts";
 import { runCli } from "./cli-run.ts";
 
@@ -17,10 +19,20 @@ type Verdict =
   | { valid: true }
   | { valid: false; code: string; index: number; line: number; field: string | null };
 
+/** What the command reports of one code in one input: the first finding's place. */
+interface Found {
+  code: string;
+  severity: string;
+  line: number;
+  field: string | null;
+}
+
 interface Input {
-  /** The input's name in the output: its path, or a HAR entry's name. */
+  /** The input's name in the output: its path, or a HAR entry's path and URL. */
   name: string;
   verdict: Verdict;
+  /** Every finding the linter gives, in the report's order, placed by line. */
+  findings: Found[];
 }
 
 /** mulberry32: a small seeded generator, so the corpus is the same on every run. */
@@ -104,6 +116,21 @@ function lastLine(text: string): number {
   return parts[parts.length - 1] === "" ? Math.max(parts.length - 1, 1) : parts.length;
 }
 
+/** The library's findings for `values`, each placed on the line its event starts. */
+function findings(values: unknown[], text: string, lines: readonly number[]): Found[] {
+  return lint(values).findings.map((f) => ({
+    code: f.code,
+    severity: f.severity,
+    line: f.index >= values.length ? lastLine(text) : (lines[f.index] ?? -1),
+    field: f.field ?? null,
+  }));
+}
+
+/** The verdict and the findings of one input. */
+function judged(values: unknown[], text: string, lines: readonly number[]) {
+  return { verdict: verdict(values, text, lines), findings: findings(values, text, lines) };
+}
+
 function verdict(values: unknown[], text: string, lines: readonly number[]): Verdict {
   try {
     verifyAll(values);
@@ -176,7 +203,7 @@ function har(name: string, n: number): { text: string; inputs: Input[]; skipped:
     const vals = values();
     const { text, lines } = encodeSse(vals);
     const base64 = rand(2) === 0;
-    inputs.push({ name: `${name}: POST ${url} ${started}`, verdict: verdict(vals, text, lines) });
+    inputs.push({ name: `${name}: POST ${url} ${started}`, ...judged(vals, text, lines) });
     entries.push({
       startedDateTime: started,
       time: 50,
@@ -252,18 +279,18 @@ beforeAll(async () => {
       const vals = values();
       const encoded = encodeSse(vals);
       text = encoded.text;
-      input = { name: path, verdict: verdict(vals, text, encoded.lines) };
+      input = { name: path, ...judged(vals, text, encoded.lines) };
     } else if (kind < 7) {
       path = `${dir}/cut-${i}.sse`;
       const cut = truncatedSse();
       text = cut.text;
-      input = { name: path, verdict: verdict(cut.values, text, cut.lines) };
+      input = { name: path, ...judged(cut.values, text, cut.lines) };
     } else {
       path = `${dir}/events-${i}.${kind === 9 ? "ndjson" : "jsonl"}`;
       const vals = values().filter((v) => !(v instanceof SseDecodeFailure));
       const encoded = encodeJsonl(vals);
       text = encoded.text;
-      input = { name: path, verdict: verdict(vals, text, encoded.lines) };
+      input = { name: path, ...judged(vals, text, encoded.lines) };
     }
     await write(path, text);
     files.push({ path, inputs: [input] });
@@ -298,15 +325,36 @@ function lines(stdout: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line));
 }
 
-/** What a report says, in the shape of a {@link Verdict}. */
+interface FindingLine {
+  code: string;
+  severity: string;
+  index: number;
+  line: number;
+  field: string | null;
+}
+
+/** What a report's first error says, in the shape of a {@link Verdict}. */
 function said(report: Record<string, unknown>): Verdict {
-  const error = report.error as
-    | { code: string; index: number; line: number; field: string | null }
-    | undefined;
+  const findings = (report.findings ?? []) as FindingLine[];
+  const error = findings.find((f) => f.severity === "error");
+  if (report.valid === true) expect(error).toBeUndefined();
   return error === undefined
     ? { valid: true }
     : { valid: false, code: error.code, index: error.index, line: error.line, field: error.field };
 }
+
+/** A report's findings, in the shape of {@link Found}. */
+const foundIn = (report: Record<string, unknown>): Found[] =>
+  ((report.findings ?? []) as FindingLine[]).map(({ code, severity, line, field }) => ({
+    code,
+    severity,
+    line,
+    field,
+  }));
+
+/** The name an input is shown by: its path, and a HAR entry's URL after it. */
+const nameOf = (report: Record<string, unknown>): string =>
+  report.url === undefined ? String(report.name) : `${report.name}: ${report.url}`;
 
 /** Output with what changes run to run (durations) taken out. */
 const steady = (stdout: string) =>
@@ -315,41 +363,52 @@ const steady = (stdout: string) =>
     .replace(/\n[^\n]* in [\d.]+ m?s \([^\n]*\)\n$/, "\n");
 
 describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () => {
-  it("gives each input the library's verdict, in path order, then the exact summary", async () => {
+  it("gives each input the library's verdict and findings, in path order, then the exact summary", async () => {
     expect(corpus.length).toBeGreaterThan(360);
     const run = await cli(["--json", "runs", "prod"]);
     const reports = lines(run.stdout);
     const summary = reports.pop() as { summary: Record<string, unknown> };
-    expect(reports.map((r) => r.input)).toEqual(corpus.map((input) => input.name));
+    expect(reports.map(nameOf)).toEqual(corpus.map((input) => input.name));
     for (const [i, report] of reports.entries()) {
-      expect(said(report), String(report.input)).toEqual(corpus[i]?.verdict);
+      expect(said(report), nameOf(report)).toEqual(corpus[i]?.verdict);
+      expect(foundIn(report), nameOf(report)).toEqual(corpus[i]?.findings);
     }
 
     const invalid = corpus.filter((input) => !input.verdict.valid);
-    const byCode = new Map<string, Input[]>();
-    for (const input of invalid) {
-      const code = input.verdict.valid ? "" : input.verdict.code;
-      byCode.set(code, [...(byCode.get(code) ?? []), input]);
+    // Per code: the inputs with a finding of it, and the line of each one's first.
+    const byCode = new Map<string, { name: string; line: number; field: string | null }[]>();
+    for (const input of corpus) {
+      const seen = new Set<string>();
+      for (const f of input.findings) {
+        if (seen.has(f.code)) continue;
+        seen.add(f.code);
+        const example = { name: input.name, line: f.line, field: f.field };
+        byCode.set(f.code, [...(byCode.get(f.code) ?? []), example]);
+      }
     }
     expect(invalid.length).toBeGreaterThan(50);
     expect(byCode.size).toBeGreaterThanOrEqual(5);
+    const count = (severity: string) =>
+      corpus.reduce((n, i) => n + i.findings.filter((f) => f.severity === severity).length, 0);
     expect(summary.summary).toMatchObject({
       inputs: corpus.length,
       valid: corpus.length - invalid.length,
       invalid: invalid.length,
       unreadable: 0,
+      errors: count("error"),
+      warnings: count("warning"),
       skippedHarEntries: skipped,
     });
-    const groups = summary.summary.byCode as { code: string; count: number; examples: unknown[] }[];
-    expect(new Map(groups.map((g) => [g.code, g.count]))).toEqual(
+    const groups = summary.summary.codes as { code: string; inputs: number; examples: unknown[] }[];
+    expect(new Map(groups.map((g) => [g.code, g.inputs]))).toEqual(
       new Map([...byCode].map(([code, inputs]) => [code, inputs.length])),
     );
     for (const group of groups) {
       expect(group.examples).toEqual(
-        (byCode.get(group.code) ?? []).slice(0, 5).map(({ name, verdict }) => ({
+        (byCode.get(group.code) ?? []).slice(0, 5).map(({ name, line, field }) => ({
           input: name,
-          line: verdict.valid ? null : verdict.line,
-          field: verdict.valid ? null : verdict.field,
+          line,
+          field,
         })),
       );
     }
@@ -371,33 +430,11 @@ describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () =>
     const reports = lines((await cli(["--json", "runs", "prod"])).stdout);
     const summary = reports.pop();
     expect(Object.keys(summary ?? {})).toEqual(["summary"]);
-    expect(Object.keys(summary?.summary as object)).toEqual([
-      "inputs",
-      "valid",
-      "invalid",
-      "unreadable",
-      "skippedHarEntries",
-      "bytes",
-      "durationMs",
-      "byCode",
-      "problems",
-      "largest",
-    ]);
-    const base = ["valid", "input", "format", "counts", "bytes", "durationMs"];
+    expect(Object.keys(summary?.summary as object)).toEqual([...SUMMARY_KEYS]);
     for (const report of reports) {
-      const keys = Object.keys(report);
-      if (report.valid) expect(keys.filter((k) => k !== "outcome")).toEqual(base);
-      else
-        expect(keys).toEqual([
-          "valid",
-          "input",
-          "format",
-          "error",
-          "counts",
-          ...(keys.includes("outcome") ? ["outcome"] : []),
-          "bytes",
-          "durationMs",
-        ]);
+      expect(Object.keys(report).filter((k) => k !== "url")).toEqual([...INPUT_KEYS]);
+      for (const f of report.findings as object[])
+        expect(Object.keys(f)).toEqual([...FINDING_KEYS]);
     }
   });
 
@@ -413,13 +450,13 @@ describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () =>
     );
     expect(first).toBeDefined();
     expect(run.stdout).toMatch(
-      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs\n {2}Rule 2: RUN_FINISHED or RUN_ERROR closes the run/,
+      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs(, \d+ findings)?\n {2}Rule 2: RUN_FINISHED or RUN_ERROR closes the run/,
     );
-    if (first !== undefined && !first.verdict.valid) {
+    const line = first?.findings.find((f) => f.code === "EVENT_AFTER_RUN_CLOSED")?.line;
+    expect(line).toBeDefined();
+    if (first !== undefined) {
       expect(run.stdout).toMatch(
-        new RegExp(
-          `line ${first.verdict.line} +${first.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`,
-        ),
+        new RegExp(`line ${line} +${first.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n`),
       );
     }
     expect(run.stdout).toContain("Largest inputs");
@@ -435,8 +472,8 @@ describe("HAR files", () => {
     const run = await cli(["--json", path]);
     const reports = lines(run.stdout);
     const summary = reports.pop() as { summary: { skippedHarEntries: number } };
-    expect(reports.map((r) => [r.input, said(r)])).toEqual(
-      expected.map((i) => [i.name, i.verdict]),
+    expect(reports.map((r) => [nameOf(r), said(r), foundIn(r)])).toEqual(
+      expected.map((i) => [i.name, i.verdict, i.findings]),
     );
     expect(summary.summary.skippedHarEntries).toBe(harSkipped.get(path));
     expect(run.code).toBe(expected.every((i) => i.verdict.valid) ? 0 : 1);
@@ -451,23 +488,23 @@ describe("HAR files", () => {
     expect(run.code).toBe(2);
     const reports = lines(run.stdout);
     const summary = reports.pop() as { summary: { unreadable: number; problems: string[] } };
-    expect(reports.map((r) => r.input)).toEqual([
+    expect(reports.map((r) => r.name)).toEqual([
       "bad/no-entries.har",
       "bad/no-sse.har",
       "bad/not-json.har",
       "bad/ok.sse",
     ]);
-    expect(reports[0]?.usageError).toBe(
+    expect(reports[0]?.problem).toBe(
       '"bad/no-entries.har" is not a HAR file: it has no log.entries list',
     );
-    expect(reports[1]?.usageError).toBe('"bad/no-sse.har" holds no text/event-stream response');
-    expect(String(reports[2]?.usageError)).toMatch(/^"bad\/not-json.har" is not a HAR file: \S/);
-    expect(reports[3]).toMatchObject({ error: { code: "STREAM_ENDED_BEFORE_RUN_STARTED" } });
+    expect(reports[1]?.problem).toBe('"bad/no-sse.har" holds no text/event-stream response');
+    expect(String(reports[2]?.problem)).toMatch(/^"bad\/not-json.har" is not a HAR file: \S/);
+    expect(said(reports[3] ?? {})).toMatchObject({ code: "STREAM_ENDED_BEFORE_RUN_STARTED" });
     expect(summary.summary.unreadable).toBe(3);
-    expect(summary.summary.problems).toEqual(reports.slice(0, 3).map((r) => r.usageError));
+    expect(summary.summary.problems).toEqual(reports.slice(0, 3).map((r) => r.problem));
     expect(run.stderr.trim().split("\n")).toEqual([
-      ...reports.slice(0, 3).map((r) => `ag-ui-verify: ${r.usageError}`),
-      "ag-ui-verify: 1 of 1 input invalid",
+      ...reports.slice(0, 3).map((r) => `ag-ui-verify: ${r.problem}`),
+      "ag-ui-verify: 1 of 4 inputs invalid",
     ]);
     expect(run.stderr).toContain('ag-ui-verify: "bad/no-entries.har" is not a HAR file');
   });
@@ -487,31 +524,21 @@ describe("what cannot be read is reported and counted; the rest is checked", () 
     expect(run.code).toBe(2);
     const reports = lines(run.stdout);
     const summary = reports.pop() as { summary: Record<string, unknown> };
+    const unreadable = (name: string, problem: string) => unreadableLine(name, problem);
+    const none = "it holds no *.sse, *.jsonl, *.ndjson, *.har files";
     expect(reports).toEqual([
-      {
-        valid: false,
-        input: "mixed/dangling.sse",
-        usageError: 'cannot read "mixed/dangling.sse": no such file',
-      },
-      {
-        valid: false,
-        input: "mixed/folder.sse",
-        usageError: 'cannot read "mixed/folder.sse": it is a directory',
-      },
-      expect.objectContaining({ valid: true, input: "mixed/good.jsonl", format: "jsonl" }),
-      { valid: false, input: "missing.sse", usageError: 'cannot read "missing.sse": no such file' },
-      {
-        valid: false,
-        input: "empty",
-        usageError: 'no input in "empty": it holds no *.sse, *.jsonl, *.ndjson, *.har files',
-      },
-      {
-        valid: false,
-        input: "texts",
-        usageError: 'no input in "texts": it holds no *.sse, *.jsonl, *.ndjson, *.har files',
-      },
+      unreadable("mixed/dangling.sse", 'cannot read "mixed/dangling.sse": no such file'),
+      unreadable("mixed/folder.sse", 'cannot read "mixed/folder.sse": it is a directory'),
+      expect.objectContaining({
+        valid: true,
+        name: "mixed/good.jsonl",
+        input: { format: "jsonl", bytes: expect.any(Number) },
+      }),
+      unreadable("missing.sse", 'cannot read "missing.sse": no such file'),
+      unreadable("empty", `no input in "empty": ${none}`),
+      unreadable("texts", `no input in "texts": ${none}`),
     ]);
-    expect(summary.summary).toMatchObject({ inputs: 1, valid: 1, invalid: 0, unreadable: 5 });
+    expect(summary.summary).toMatchObject({ inputs: 6, valid: 1, invalid: 0, unreadable: 5 });
     expect(run.stderr.trim().split("\n")).toHaveLength(5);
     const human = await cli(["mixed", "empty"]);
     expect(human.code).toBe(2);
@@ -522,7 +549,7 @@ describe("what cannot be read is reported and counted; the rest is checked", () 
   it("--ext chooses the extensions; - adds stdin", async () => {
     const run = await cli(["--json", "--ext", ".txt", "texts", "-"], "data: {}\n\n");
     const reports = lines(run.stdout);
-    expect(reports.map((r) => [r.input, said(r)])).toEqual([
+    expect(reports.map((r) => [r.name, said(r)])).toEqual([
       [
         "texts/a.txt",
         { valid: false, code: "STREAM_ENDED_BEFORE_RUN_STARTED", index: 0, line: 1, field: null },

@@ -27,6 +27,9 @@ const PRELUDE = `
 declare const agentUrl: string;
 declare const headers: Record<string, string>;
 declare const input: import("ag-ui-verify").RunAgentInput;
+declare const agent: {
+  run(input: import("ag-ui-verify").RunAgentInput): import("ag-ui-verify/testing").StreamInput;
+};
 declare const body: string;
 declare const response: Response;
 declare function render(event: unknown): void;

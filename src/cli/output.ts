@@ -1,0 +1,117 @@
+/**
+ * Where the report goes (stdout, or `--output FILE`) and in which format (`--reporter`):
+ * each input as it is linted, then the end of the report. The formats are library
+ * functions of plain data (src/report/); this file only writes what they return.
+ * @module
+ */
+
+import { closeSync, openSync, writeSync } from "node:fs";
+import process from "node:process";
+import type { LintedInput, ToolInfo } from "../report/formats-shared.ts";
+import { jsonText } from "../report/formats-shared.ts";
+import { github } from "../report/github.ts";
+import { junit } from "../report/junit.ts";
+import { lintText } from "../report/lint-text.ts";
+import { inputObject } from "../report/ndjson.ts";
+import { style as styleOf } from "../report/render.ts";
+import { sarif } from "../report/sarif.ts";
+import type { Summary } from "../report/summary.ts";
+import type { Reporter } from "./args.ts";
+import { ioMessage, UsageError } from "./problems.ts";
+
+/** Text to stdout or to a file, in batches: one write per line costs more than a capture. */
+export class Output {
+  readonly #fd: number | undefined;
+  readonly #path: string | undefined;
+  #pending = "";
+
+  /** Opens `path` (truncating it) when given; throws a {@link UsageError} when it cannot. */
+  constructor(path: string | undefined) {
+    this.#path = path;
+    if (path === undefined) return;
+    try {
+      this.#fd = openSync(path, "w");
+    } catch (error) {
+      throw new UsageError(ioMessage(error, `--output ${JSON.stringify(path)}`, "write"));
+    }
+  }
+
+  /** Whether the report goes to a terminal (colours, by default). */
+  get terminal(): boolean {
+    return this.#fd === undefined && process.stdout.isTTY === true;
+  }
+
+  write(text: string): void {
+    this.#pending += text;
+    if (this.#pending.length > 65536) this.flush();
+  }
+
+  flush(): void {
+    const text = this.#pending;
+    this.#pending = "";
+    if (text === "") return;
+    if (this.#fd === undefined) {
+      process.stdout.write(text);
+      return;
+    }
+    try {
+      writeSync(this.#fd, text);
+    } catch (error) {
+      throw new UsageError(ioMessage(error, `--output ${JSON.stringify(this.#path)}`, "write"));
+    }
+  }
+
+  close(): void {
+    this.flush();
+    if (this.#fd !== undefined) closeSync(this.#fd);
+  }
+}
+
+/** One report being written: `input` for each linted input, in order, then `end`. */
+export interface ReportWriter {
+  input(input: LintedInput): void;
+  end(summary: Summary, durationMs: number): void;
+}
+
+/**
+ * The writer of `reporter`. `single`: one input, whose text report is the full one (several
+ * inputs get the summary); `color`: ANSI colours in the text.
+ */
+export function reportWriter(
+  reporter: Reporter,
+  out: Output,
+  tool: ToolInfo,
+  single: boolean,
+  color: boolean,
+): ReportWriter {
+  const all: LintedInput[] = [];
+  switch (reporter) {
+    case "ndjson":
+      return {
+        input: (input) => out.write(`${jsonText(inputObject(input))}\n`),
+        end: (summary, ms) => out.write(`${jsonText(summary.json(ms))}\n`),
+      };
+    case "github":
+      return {
+        input: (input) => out.write(github([input])),
+        end: (summary, ms) => out.write(summary.text(styleOf(false), ms)),
+      };
+    case "junit":
+    case "sarif":
+      return {
+        input: (input) => all.push(input),
+        end: () => out.write(reporter === "junit" ? junit(all, tool) : sarif(all, tool)),
+      };
+    default:
+      return {
+        input: (input) => {
+          if (single && input.report !== undefined) {
+            out.write(lintText({ ...input, report: input.report }, styleOf(color)));
+          }
+        },
+        end: (summary, ms) => {
+          if (!single) out.write(summary.text(styleOf(color), ms));
+        },
+      };
+  }
+}

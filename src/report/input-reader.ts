@@ -1,0 +1,113 @@
+/**
+ * One input's bytes, linted as they come: SSE or JSON Lines (SPEC §18), or one JSON array of
+ * events. The command reads every input with it, and the test helpers read text with it, so
+ * both report the same. No I/O: the caller pushes the chunks.
+ * @module
+ */
+
+import { Linter } from "../lint/linter.ts";
+import { LintReader } from "../lint/stream.ts";
+import type { LintOptions, LintReport } from "../lint/types.ts";
+import { concat, type Format } from "../sse/json-lines.ts";
+
+/** What an input is linted with: the linter's options, and the input format, if forced. */
+export interface ReaderOptions extends LintOptions {
+  readonly format?: Format | undefined;
+}
+
+const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** The first byte that is not a BOM or whitespace, or -1 when there is none yet. */
+function firstByte(bytes: Uint8Array): number {
+  let i = BOM.every((b, at) => bytes[at] === b) ? 3 : 0;
+  for (; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return b;
+  }
+  return -1;
+}
+
+/**
+ * One input: SSE or JSON Lines through a {@link LintReader}, or, when the input turns out
+ * to be one JSON array (a file some tools write instead of JSON Lines), its elements as
+ * the events. An input that starts with `[` is held (up to `maxBufferSize` bytes) until
+ * its end tells which; beyond that, or when it is no array, it is read as JSON Lines.
+ */
+export class InputReader {
+  readonly #options: ReaderOptions;
+  readonly #reader: LintReader;
+  #held: Uint8Array[] | undefined = [];
+  #heldBytes = 0;
+  /** The first byte that is not whitespace, once seen. */
+  #first = -1;
+
+  constructor(options: ReaderOptions = {}) {
+    this.#options = options;
+    this.#reader = new LintReader(options);
+  }
+
+  /** How many events were read so far. */
+  get events(): number {
+    return this.#reader.linter.eventCount;
+  }
+
+  push(chunk: Uint8Array): void {
+    const held = this.#held;
+    if (held === undefined) {
+      this.#reader.push(chunk);
+      return;
+    }
+    // Only whitespace so far (a BOM, blank lines: at most 64 KiB of it): wait.
+    if (this.#first === -1)
+      this.#first = firstByte(held.length === 0 ? chunk : concat([...held, chunk]));
+    const limit = this.#options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    const array = this.#first === 0x5b && this.#options.format !== "sse";
+    const waiting = this.#first === -1 && this.#heldBytes + chunk.length < 64 * 1024;
+    if ((array && this.#heldBytes + chunk.length <= limit) || waiting) {
+      // Copied: the caller may reuse its buffer.
+      held.push(chunk.slice());
+      this.#heldBytes += chunk.length;
+      return;
+    }
+    this.#release();
+    this.#reader.push(chunk);
+  }
+
+  /** The report, and whether the input was read as one JSON array. */
+  finish(): { report: LintReport; array: boolean } {
+    const held = this.#held;
+    if (held !== undefined) {
+      const bytes = concat(held);
+      const events =
+        firstByte(bytes) === 0x5b && this.#options.format !== "sse" ? arrayOf(bytes) : undefined;
+      if (events !== undefined) {
+        const linter = new Linter(this.#options);
+        for (const event of events) linter.push(event);
+        const report = linter.end();
+        return {
+          report: { ...report, input: { format: "jsonl", bytes: bytes.length } },
+          array: true,
+        };
+      }
+      this.#release();
+    }
+    return { report: this.#reader.finish(), array: false };
+  }
+
+  #release(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const chunk of held) this.#reader.push(chunk);
+  }
+}
+
+/** The elements of `bytes` when it is one JSON array, else undefined. */
+function arrayOf(bytes: Uint8Array): unknown[] | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
