@@ -1,5 +1,5 @@
 /**
- * Corpus benchmark: the command checking a folder of captures.
+ * Corpus benchmark: the command linting a folder of captures.
  *
  * A corpus of --files captures (default 2,000: chat, tool and agentic runs of bench/runs.mjs,
  * 40 to 600 events each, one in ten with a violation near its end; SSE, `data: <json>\n\n`)
@@ -8,9 +8,12 @@
  * (a) floor: eventsource-parser's `createParser` + `JSON.parse` of every message, over the
  *     same bytes held in memory (one `TextDecoder` pass and one parser per file; no streams,
  *     no verification, no file reads);
- * (b) one job, in this process: the command's own per-file check (src/cli/read.ts
- *     `checkFile`, bundled here with esbuild), which reads each file from disk, decodes,
- *     verifies and counts, and reads an invalid file again to place its violation;
+ * (b) one job, in this process: the command's own per-file lint (src/cli/read.ts
+ *     `lintFile`, bundled here with esbuild), which reads each file from disk, decodes and
+ *     lints it to its end (every finding, with lines, warnings included);
+ * (v) the verifier alone, as the command checked before it linted (SPEC §18.3's cost line:
+ *     linting at most 1.5x this): each file from disk through `SseDecoder` into a
+ *     `Verifier`, to its first error;
  * (c) the command itself, `node dist/cli.js --json --jobs N <folder>` for N = 1 and 2, timed
  *     by its own summary (`durationMs`: walking, worker start-up and checking, without
  *     Node's start-up), and by the wall clock.
@@ -82,21 +85,43 @@ function floor() {
   return events;
 }
 
-const bundle = await build({
-  entryPoints: [join(ROOT, "src/cli/read.ts")],
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  write: false,
-  logLevel: "error",
-});
-const bundled = join(dir, "read.mjs");
-writeFileSync(bundled, bundle.outputFiles[0].text);
-const { checkFile } = await import(bundled);
+/** One of src/, bundled with esbuild into the corpus folder and imported. */
+async function load(entry, name) {
+  const bundle = await build({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "error",
+  });
+  const bundled = join(dir, name);
+  writeFileSync(bundled, bundle.outputFiles[0].text);
+  return import(bundled);
+}
+const { lintFile } = await load("src/cli/read.ts", "read.mjs");
+const { SseDecoder } = await load("src/sse/decoder.ts", "decoder.mjs");
+const { Verifier } = await load("src/verify/verifier.ts", "verifier.mjs");
 
 function oneJob() {
   let invalid = 0;
-  for (const path of paths) if (checkFile(path, {}).error !== undefined) invalid++;
+  for (const path of paths) if (!lintFile(path, {}).report.valid) invalid++;
+  return invalid;
+}
+
+function verifierAlone() {
+  let invalid = 0;
+  for (const path of paths) {
+    const verifier = new Verifier();
+    try {
+      const decoder = new SseDecoder((value) => verifier.verify(value));
+      decoder.push(readFileSync(path));
+      decoder.finish();
+      verifier.end();
+    } catch {
+      invalid++;
+    }
+  }
   return invalid;
 }
 
@@ -124,6 +149,9 @@ function command(jobs) {
 const failures = [];
 if (floor() === 0) failures.push("the floor decoded nothing");
 if (oneJob() !== invalidExpected) failures.push(`one job: expected ${invalidExpected} invalid`);
+if (verifierAlone() !== invalidExpected) {
+  failures.push(`the verifier alone: expected ${invalidExpected} invalid`);
+}
 for (const jobs of [1, 2]) {
   const run = command(jobs);
   if (run.inputs !== FILES || run.invalid !== invalidExpected) {
@@ -149,6 +177,8 @@ const samples = {
   floorCpu: [],
   one: [],
   oneCpu: [],
+  verifier: [],
+  verifierCpu: [],
   jobs1: [],
   jobs2: [],
   wall1: [],
@@ -157,6 +187,7 @@ const samples = {
 for (let round = 0; round < ROUNDS; round++) {
   time(floor, samples.floor, samples.floorCpu);
   time(oneJob, samples.one, samples.oneCpu);
+  time(verifierAlone, samples.verifier, samples.verifierCpu);
   const c1 = command(1);
   const c2 = command(2);
   samples.jobs1.push(c1.ms);
@@ -178,10 +209,16 @@ const row = (name, ms, note = "") =>
   console.log(`  ${name.padEnd(48)} ${mbps(ms).toFixed(1).padStart(7)} MB/s  ${note}`);
 row("(a) floor: createParser + JSON.parse, in memory", m.floor);
 row(
-  "(b) one job: checkFile per file, from disk",
+  "(b) one job: lintFile per file, from disk",
   m.one,
   `${(m.floor / m.one).toFixed(2)}× the floor by wall clock, ` +
     `${(m.floorCpu / m.oneCpu).toFixed(2)}× by CPU time (target ≥ 0.8)`,
+);
+row(
+  "(v) the verifier alone, to the first error",
+  m.verifier,
+  `linting costs ${(m.one / m.verifier).toFixed(2)}× this by wall clock, ` +
+    `${(m.oneCpu / m.verifierCpu).toFixed(2)}× by CPU time (target ≤ 1.5)`,
 );
 row("(c) ag-ui-verify --jobs 1 (its durationMs)", m.jobs1, `wall ${mbps(m.wall1).toFixed(1)} MB/s`);
 row("(c) ag-ui-verify --jobs 2 (its durationMs)", m.jobs2, `wall ${mbps(m.wall2).toFixed(1)} MB/s`);
