@@ -17,6 +17,7 @@ const BENCHES = [
   ["proxy", "The proxy: verifyResponse"],
   ["schema", "The schema check: agUiSchema"],
   ["corpus", "The command on a corpus"],
+  ["lint", "Linting real captures against the verifier alone"],
   ["hostile", "Hostile chunking: trickles and buffered bodies"],
   ["memory", "Retained state at maxIds"],
 ];

@@ -13,8 +13,9 @@
  * the ratio, then what the linter found: files, valid, invalid, errors and warnings by code
  * (each merged finding counted once, and its occurrences). Ratios are printed, never asserted.
  *
- * Run: `node bench/lint-corpus.mjs [folder]` after `npm run build` (default folder: the
- * shared sample, ../shared/corpus, when present). Option: --rounds=N.
+ * Run with `npm run bench`, or `node bench/lint.bench.mjs [folder]` after `npm run build`
+ * (default folder: the team's shared sample of real captures, ../shared/corpus; without
+ * it, the script says so and exits 0). Option: --rounds=N.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -57,6 +58,16 @@ const { SseDecoder } = await load("src/sse/decoder.ts");
 const { JsonLines, sniff } = await load("src/sse/json-lines.ts");
 const { Verifier } = await load("src/verify/verifier.ts");
 const { InputReader } = await load("src/report/input-reader.ts");
+let found = true;
+try {
+  statSync(folder);
+} catch {
+  found = false;
+}
+if (!found) {
+  console.log(`no folder ${folder}: nothing to lint (give a folder of captures)`);
+  process.exit(0);
+}
 const paths = walk(folder);
 if (paths.length === 0) {
   console.error(`no captures under ${folder}`);
