@@ -596,3 +596,25 @@ describe("SseReleaseDecoder: the proxy's safe offset, found per chunk", () => {
     expect(() => new SseReleaseDecoder(() => {}).push("data: 1\n\n")).toThrow(TypeError);
   });
 });
+
+describe("SsePositionDecoder.unfinished: a last message with no blank line after it", () => {
+  const head = 'data: {"type":"X"}\n\n';
+  const start = { line: 3, offset: head.length };
+  it.each<[string, { line: number; offset: number } | undefined, string]>([
+    ['data: {"a":1', start, "its only line has no line end either"],
+    ['data: {"a":1}\n', start, "one line, ended"],
+    ['data: {"a":1}\ndata: 2', start, "two lines, the last one open"],
+    [": c\ndata: x", { line: 4, offset: head.length + 4 }, "after a comment"],
+    ["id: 7", start, "a field that is not data"],
+    [": only a comment", undefined, "a comment is no message"],
+    ["", undefined, "nothing after the blank line"],
+  ])("%j: %j (%s), whatever the chunks", (tail, expected) => {
+    const bytes = new TextEncoder().encode(head + tail);
+    for (const size of [1, 2, 7, bytes.length]) {
+      const decoder = new SsePositionDecoder(() => {});
+      for (let i = 0; i < bytes.length; i += size) decoder.push(bytes.subarray(i, i + size));
+      decoder.finish();
+      expect(decoder.unfinished, `chunks of ${size}`).toEqual(expected);
+    }
+  });
+});

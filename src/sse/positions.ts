@@ -129,6 +129,14 @@ export class SsePositionDecoder extends SseDecoder {
   override finish(): void {
     if (this.stopped) return;
     super.finish();
+    // A last line with no line end: if it is a field (not a comment), the message it is in
+    // has no blank line either, though no line of it was walked.
+    const head = this.#lineHead;
+    if (head !== "" && !this.#assembling && head.charCodeAt(0) !== COLON) {
+      this.#assembling = true;
+      this.#messageLine = this.#line;
+      this.#messageOffset = this.#lineStart;
+    }
     if (this.#lineHead === "" && this.#line > 1) this.#line--;
     this.#lineStart = this.#base;
   }

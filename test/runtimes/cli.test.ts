@@ -439,6 +439,23 @@ describe("a capture that breaks a rule", () => {
   });
 });
 
+describe("an SSE input's last message with no blank line after it", () => {
+  it("is reported in a valid file's input, alone and among other files", async () => {
+    const events = validRun();
+    const text = `${sse(events)}data: {"type":"CUSTOM","name":"cut`;
+    const file = await fixture("twice-cut/valid-cut.sse", text);
+    const alone = one((await cli(["--json", file])).stdout);
+    const start = utf8.encode(sse(events)).length;
+    const expected = { line: 2 * events.length + 1, offset: start };
+    expect(alone).toMatchObject({ valid: true, input: { unterminated: expected } });
+    // Among other files, in a worker, the same.
+    await fixture("twice-cut/valid.sse", sse(events));
+    const corpus = lines((await cli(["--json", "twice-cut"])).stdout);
+    expect(corpus[0]).toMatchObject({ name: file, input: { unterminated: expected } });
+    expect(corpus[1]?.input).toEqual({ format: "sse", bytes: start });
+  });
+});
+
 describe("positions do not depend on chunk boundaries", () => {
   /** The report of `chunks` read as the command reads an input, as plain data. */
   function place(chunks: readonly Uint8Array[], options: ReaderOptions = {}) {
