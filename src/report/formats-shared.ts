@@ -8,6 +8,7 @@
 
 import type { VerifyErrorCode } from "../errors.ts";
 import { type Finding, type LintReport, WARNING_CODES, type WarningCode } from "../lint/types.ts";
+import { isBidiControl } from "./safe.ts";
 
 /** One input as the command linted it: a file, stdin, or one event stream of a HAR file. */
 export interface LintedInput {
@@ -114,8 +115,8 @@ const hex2 = (c: number): string => c.toString(16).padStart(2, "0");
 /**
  * `text` with nothing a terminal or an XML parser would choke on: every control character
  * (C0, DEL, C1, so every ESC, CSI and OSC sequence) except those in `keep` written as
- * `\xHH` text, and every lone surrogate, U+FFFE and U+FFFF (which no UTF-8 or XML
- * document can hold) as U+FFFD.
+ * `\xHH` text, the bidirectional overrides and isolates as `\uHHHH` text, and every lone
+ * surrogate, U+FFFE and U+FFFF (which no UTF-8 or XML document can hold) as U+FFFD.
  */
 export function printable(text: string, keep = ""): string {
   let out = "";
@@ -125,6 +126,8 @@ export function printable(text: string, keep = ""): string {
     let replacement: string | undefined;
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
       if (!keep.includes(text.charAt(i))) replacement = `\\x${hex2(c)}`;
+    } else if (isBidiControl(c)) {
+      replacement = `\\u${c.toString(16)}`;
     } else if (c >= 0xd800 && c <= 0xdbff) {
       const next = text.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) i++;
@@ -170,7 +173,7 @@ const wellFormedStrings = (_key: string, value: unknown): unknown =>
  */
 export function jsonText(value: unknown, indent?: number): string {
   return JSON.stringify(value, wellFormedStrings, indent).replace(
-    /[\u007f-\u009f\u2028\u2029]/g,
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

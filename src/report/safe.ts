@@ -8,8 +8,10 @@
 /**
  * `text` with every control character (C0 other than tab and LF, DEL, C1, so every ESC,
  * CSI and OSC sequence) written as `\xHH`, so that it reaches a terminal as text and not as
- * a command. `lineFeeds: "escape"` (the default) writes LF as `\x0a` too, for text that
- * must stay on one line (names, ids, messages, stderr lines).
+ * a command, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069, which make a line display in another order than it reads) as `\uHHHH`.
+ * `lineFeeds: "escape"` (the default) writes LF as `\x0a` too, for text that must stay on
+ * one line (names, ids, messages, stderr lines).
  */
 export function escapeControls(text: string, lineFeeds: "keep" | "escape" = "escape"): string {
   const keep = lineFeeds === "keep" ? 10 : 9;
@@ -20,10 +22,17 @@ export function escapeControls(text: string, lineFeeds: "keep" | "escape" = "esc
     if ((c < 0x20 && c !== 9 && c !== keep) || (c >= 0x7f && c <= 0x9f)) {
       out += `${text.slice(from, i)}\\x${c.toString(16).padStart(2, "0")}`;
       from = i + 1;
+    } else if (isBidiControl(c)) {
+      out += `${text.slice(from, i)}\\u${c.toString(16)}`;
+      from = i + 1;
     }
   }
   return from === 0 ? text : out + text.slice(from);
 }
+
+/** U+202A–U+202E and U+2066–U+2069: what reorders the display of a line (Trojan Source). */
+export const isBidiControl = (c: number): boolean =>
+  (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
 export const count = (n: number): string => n.toLocaleString("en-US");
 

@@ -84,6 +84,29 @@ describe("text from the input reaches a terminal with its control characters esc
     );
   });
 
+  it("bidirectional overrides and isolates too, in every format (Trojan Source)", async () => {
+    const BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069";
+    const events = [
+      START,
+      { type: "TEXT_MESSAGE_CONTENT", messageId: `m${BIDI}`, delta: BIDI },
+      { type: `FUTURE${BIDI}` },
+    ];
+    const file = await write(`bidi${BIDI}.sse`, sse(events));
+    const formats = ["text", "ndjson", "junit", "sarif", "github"];
+    for (const reporter of formats) {
+      const r = await run([file, "--reporter", reporter]);
+      expect(r.stdout, reporter).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(r.stderr, reporter).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(r.stdout, reporter).toMatch(/\\u202e/i);
+    }
+    // Other right-to-left text is left as it is: only what reorders a line is escaped.
+    const arabic = await write(
+      "arabic.sse",
+      sse([START, { type: "TEXT_MESSAGE_START", messageId: "مرحبا" }]),
+    );
+    expect((await run([arabic])).stdout).toContain("مرحبا");
+  });
+
   it("in a corpus summary: file names, HAR URLs, and what could not be read", async () => {
     await write(`corpus/a${ERASE}.sse`, VALID);
     await write(`corpus/b${CSI_ERASE}.sse`, sse(invalid));
