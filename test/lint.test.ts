@@ -300,6 +300,38 @@ describe("lintStream", () => {
     );
   });
 
+  it("places an ignored line where it starts, whatever the line ends and the chunks", async () => {
+    const lines = [": c", "", RSd, "", 'daat: {"type":"X"}', "event: y", "", RFd, "bogus", "", ""];
+    for (const end of ["\n", "\r\n", "\r"]) {
+      const text = lines.join(end);
+      const at = (part: string) => ({
+        line: text.slice(0, text.indexOf(part)).split(end).length,
+        offset: new TextEncoder().encode(text.slice(0, text.indexOf(part))).length,
+      });
+      const bytes = new TextEncoder().encode(text);
+      for (const size of [1, 2, 5, bytes.length]) {
+        const chunks: Uint8Array[] = [];
+        for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            const chunk = chunks.shift();
+            if (chunk === undefined) controller.close();
+            else controller.enqueue(chunk);
+          },
+        });
+        const report = await lintStream(body);
+        const where = `${JSON.stringify(end)} in chunks of ${size}`;
+        expect(
+          report.findings.map((f) => [f.code, f.index, f.line, f.offset]),
+          where,
+        ).toEqual([
+          ["SSE_LINE_IGNORED", 1, at("daat").line, at("daat").offset],
+          ["SSE_LINE_IGNORED", 1, at("bogus").line, at("bogus").offset],
+        ]);
+      }
+    }
+  });
+
   it("gives the verifier's first error on every SPEC example written as SSE, cut anywhere", async () => {
     for (const c of SPEC_CASES) {
       if (c.schema || c.sequential || c.maxIds !== undefined) continue;

@@ -22,12 +22,12 @@ const SNIFF_LIMIT = 64 * 1024;
  */
 class LintDecoder extends SsePositionDecoder {
   readonly #invalid: (failure: SseDecodeFailure) => void;
-  readonly #ignored: (line: string | undefined) => void;
+  readonly #ignored: (line: string | undefined, at: SsePosition | undefined) => void;
 
   constructor(
     emit: (value: unknown) => void,
     invalid: (failure: SseDecodeFailure) => void,
-    ignored: (line: string | undefined) => void,
+    ignored: (line: string | undefined, at: SsePosition | undefined) => void,
     maxBufferSize: number,
   ) {
     super(emit, { maxBufferSize });
@@ -39,8 +39,9 @@ class LintDecoder extends SsePositionDecoder {
     this.#invalid(failure);
   }
 
+  /** An ignored line, placed where it starts. */
   protected override ignored(line: string | undefined): void {
-    this.#ignored(line);
+    this.#ignored(line, this.seekIgnored());
   }
 }
 
@@ -133,7 +134,7 @@ export class LintReader {
         );
       },
       (failure) => linter.pushAt(failure, decoder.messageStart),
-      (line) => linter.warnAt(ignoredLine(line), undefined),
+      (line, at) => linter.warnAt(ignoredLine(line), at),
       this.#max,
     );
     this.#decoder = decoder;

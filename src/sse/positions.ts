@@ -39,6 +39,18 @@ function isData(s: string, i: number, end: number): boolean {
 }
 
 /**
+ * Whether the line at `i` (up to `end`, or its first characters) names a field SSE knows:
+ * `data`, `event`, `id` or `retry`, then a colon or the line's end. Six characters decide.
+ */
+function knownField(s: string, i: number, end: number): boolean {
+  let n = 0;
+  while (n < 6 && i + n < end && s.charCodeAt(i + n) !== COLON) n++;
+  if (n === 4) return s.startsWith("data", i);
+  if (n === 5) return s.startsWith("event", i) || s.startsWith("retry", i);
+  return n === 2 && s.startsWith("id", i);
+}
+
+/**
  * {@link SseDecoder}, which also walks the lines of what it feeds, to tell where each message
  * starts ({@link SsePositionDecoder.messageStart}) and how much of the input is done with
  * ({@link SsePositionDecoder.safe}): up to the end of each message as the parser dispatches
@@ -66,6 +78,9 @@ export class SsePositionDecoder extends SseDecoder {
   #messageOffset = 0;
   /** The end of the last blank line or heartbeat comment walked. */
   #boundary = 0;
+  /** {@link SsePositionDecoder.seekIgnored}: the walk stops after a line of an unknown field. */
+  #seeking = false;
+  #ignoredAt: SsePosition | undefined;
   /** Where the message being emitted starts and ends; #currentEnd is -1 outside one. */
   #currentLine = 1;
   #currentOffset = 0;
@@ -118,6 +133,23 @@ export class SsePositionDecoder extends SseDecoder {
    */
   get unfinished(): SsePosition | undefined {
     return this.#assembling ? { line: this.#messageLine, offset: this.#messageOffset } : undefined;
+  }
+
+  /**
+   * Where the line the parser just ignored starts (its field being none of data, event, id
+   * and retry): called from {@link SseDecoder.ignored}, while the parser reads the text
+   * being fed, it walks on to the next such line, which the parser reads in the same order.
+   * Undefined if there is none (a parser that ignores other lines).
+   */
+  protected seekIgnored(): SsePosition | undefined {
+    this.#seeking = true;
+    this.#ignoredAt = undefined;
+    try {
+      this.#walk(undefined);
+    } finally {
+      this.#seeking = false;
+    }
+    return this.#ignoredAt;
   }
 
   override push(chunk: Uint8Array | string): void {
@@ -288,6 +320,7 @@ export class SsePositionDecoder extends SseDecoder {
     let messageLine = this.#messageLine;
     let messageOffset = this.#messageOffset;
     let boundary = this.#boundary;
+    const seeking = this.#seeking;
     let found = false;
     while (i < length && !found) {
       if (data !== undefined && !hasData && (head !== "" || text.charCodeAt(i) === 100)) {
@@ -350,6 +383,10 @@ export class SsePositionDecoder extends SseDecoder {
             messageOffset = lineStart;
           }
           if (isData(start, from, end)) hasData = true;
+          else if (seeking && !knownField(start, from, end)) {
+            this.#ignoredAt = { line, offset: lineStart };
+            found = true;
+          }
         }
       }
       line++;
