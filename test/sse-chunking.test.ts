@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseDecodeFailure } from "../src/index.ts";
 import { SseDecoder } from "../src/sse/decoder.ts";
-import { SsePositionDecoder, SseReleaseDecoder } from "../src/sse/positions.ts";
+import { SsePositionDecoder } from "../src/sse/positions.ts";
+import { SseReleaseDecoder } from "../src/sse/release.ts";
 
 const utf8 = new TextEncoder();
 

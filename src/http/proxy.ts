@@ -6,7 +6,8 @@
 import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
-import { SsePositionDecoder, SseReleaseDecoder } from "../sse/positions.ts";
+import { SsePositionDecoder } from "../sse/positions.ts";
+import { SseReleaseDecoder } from "../sse/release.ts";
 import { Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
 /** Options of {@link verifyResponse}. */
