@@ -210,6 +210,23 @@ export class TotalsCounter {
   #warnings = 0;
   readonly #codes = new Map<string, number>();
 
+  /** Every input added: valid, invalid or unreadable. */
+  get inputs(): number {
+    return this.#inputs;
+  }
+
+  get valid(): number {
+    return this.#valid;
+  }
+
+  get invalid(): number {
+    return this.#invalid;
+  }
+
+  get unreadable(): number {
+    return this.#unreadable;
+  }
+
   add(input: LintedInput): void {
     this.#inputs++;
     const outcome = outcomeOf(input);

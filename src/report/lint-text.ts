@@ -49,7 +49,9 @@ function messageOf(f: Finding, input: TextInput): string {
       : "";
   const lines = report.input?.format === "jsonl" && input.array !== true;
   const message =
-    lines && f.message.startsWith(SSE_SUBJECT) ? `JSON line${f.message.slice(11)}` : f.message;
+    lines && f.message.startsWith(SSE_SUBJECT)
+      ? `JSON line${f.message.slice("SSE message".length)}`
+      : f.message;
   const text = empty + shown(message, 4000);
   return f.message.includes(`[${f.code}`) ? text : `${text} [${shown(f.code, 100)}]`;
 }

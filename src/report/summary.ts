@@ -58,14 +58,8 @@ interface Group {
 }
 
 export class Summary {
-  /** Every input: valid, invalid or unreadable. */
-  inputs = 0;
-  valid = 0;
-  invalid = 0;
   /** Valid inputs with at least one warning. */
   warned = 0;
-  /** Files and directories that gave no input: unreadable, not a HAR file, nothing to check. */
-  unreadable = 0;
   /** HAR entries that are not event streams. */
   skipped = 0;
   /** Files a walk found that are not regular files. */
@@ -84,6 +78,24 @@ export class Summary {
     return this.#totals.totals;
   }
 
+  /** Every input: valid, invalid or unreadable. */
+  get inputs(): number {
+    return this.#totals.inputs;
+  }
+
+  get valid(): number {
+    return this.#totals.valid;
+  }
+
+  get invalid(): number {
+    return this.#totals.invalid;
+  }
+
+  /** Files and directories that gave no input: unreadable, not a HAR file, nothing to check. */
+  get unreadable(): number {
+    return this.#totals.unreadable;
+  }
+
   add(outcome: Outcome): void {
     this.skipped += outcome.skipped;
     if (outcome.skippedFile !== undefined) {
@@ -95,10 +107,8 @@ export class Summary {
 
   #add(input: LintedInput): void {
     this.#totals.add(input);
-    this.inputs++;
     const outcome = outcomeOf(input);
     if (outcome.problem !== undefined) {
-      this.unreadable++;
       // A file's problem names the file; a HAR entry's is about the entry.
       const text =
         input.url === undefined ? outcome.problem : `${displayName(input)}: ${outcome.problem}`;
@@ -109,11 +119,7 @@ export class Summary {
     const name = displayName(input);
     const bytes = report.input?.bytes ?? 0;
     this.bytes += bytes;
-    if (!report.valid) this.invalid++;
-    else {
-      this.valid++;
-      if (report.warnings > 0) this.warned++;
-    }
+    if (report.valid && report.warnings > 0) this.warned++;
     const seen = new Set<string>();
     for (const f of report.findings) {
       let group = this.#groups.get(f.code);

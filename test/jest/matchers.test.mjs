@@ -3,19 +3,10 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { agUiMatchers } from "ag-ui-verify/testing";
+import { BROKEN, RS, VALID } from "../support/events.mjs";
 
 expect.extend(agUiMatchers);
 
-const RS = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
-const RF = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
-const VALID = [
-  RS,
-  { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
-  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Hello" },
-  { type: "TEXT_MESSAGE_END", messageId: "m1" },
-  RF,
-];
-const BROKEN = [RS, { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "Hi" }, RF];
 const sse = (events) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
 
 /** An Observable-like source that emits `events`, then errors with `error` if given. */

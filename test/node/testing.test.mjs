@@ -8,11 +8,9 @@ import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { describe, it } from "node:test";
 import { AgUiStreamAssertionError, assertValidStream } from "ag-ui-verify/testing";
+import { RS, WARNED } from "../support/events.mjs";
 
 const capture = (name) => new URL(`../../examples/captures/${name}`, import.meta.url);
-
-const RS = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
-const RF = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
 
 describe("assertValidStream under node:test", () => {
   it("resolves with the report of a valid capture, read as a Node stream", async () => {
@@ -39,13 +37,7 @@ describe("assertValidStream under node:test", () => {
   });
 
   it("takes events, and fails on a warning with failOn", async () => {
-    const events = [
-      RS,
-      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
-      { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "{" },
-      { type: "TOOL_CALL_END", toolCallId: "c1" },
-      RF,
-    ];
+    const events = WARNED;
     assert.equal((await assertValidStream(events)).warnings, 1);
     await assert.rejects(
       assertValidStream(events, { failOn: "warning" }),
