@@ -28,11 +28,13 @@ export type VerifyErrorCode =
   | "TOOL_CALL_NOT_OPEN"
   | "REASONING_MESSAGE_ALREADY_OPEN"
   | "REASONING_MESSAGE_NOT_OPEN"
-  | "TOOL_CALL_RESULT_BEFORE_END"
+  | "REASONING_SPAN_ALREADY_OPEN"
+  | "REASONING_SPAN_NOT_OPEN"
   | "STEP_ALREADY_ACTIVE"
   | "STEP_NOT_STARTED"
   | "OPEN_AT_RUN_FINISHED"
   | "INTERRUPT_OUTCOME_EMPTY"
+  | "INTERRUPT_ID_DUPLICATE"
   | "OWNER_MISMATCH"
   | "TOOL_CALL_PARENT_OWNER_MISMATCH"
   | "STEP_OWNER_MISMATCH"
@@ -40,7 +42,9 @@ export type VerifyErrorCode =
   | "SUBAGENT_ALREADY_FINISHED"
   | "SUBAGENT_PARENT_NOT_STARTED"
   | "SUBAGENT_NOT_ACTIVE"
-  | "SUBAGENT_OPEN_AT_RUN_FINISHED";
+  | "SUBAGENT_OPEN_AT_RUN_FINISHED"
+  | "RUN_ID_MISMATCH"
+  | "THREAD_ID_MISMATCH";
 
 /** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
 const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
@@ -64,11 +68,13 @@ const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   TOOL_CALL_NOT_OPEN: 4,
   REASONING_MESSAGE_ALREADY_OPEN: 4,
   REASONING_MESSAGE_NOT_OPEN: 4,
-  TOOL_CALL_RESULT_BEFORE_END: 5,
+  REASONING_SPAN_ALREADY_OPEN: 4,
+  REASONING_SPAN_NOT_OPEN: 4,
   STEP_ALREADY_ACTIVE: 6,
   STEP_NOT_STARTED: 6,
   OPEN_AT_RUN_FINISHED: 7,
   INTERRUPT_OUTCOME_EMPTY: 8,
+  INTERRUPT_ID_DUPLICATE: 8,
   OWNER_MISMATCH: 9,
   TOOL_CALL_PARENT_OWNER_MISMATCH: 10,
   STEP_OWNER_MISMATCH: 11,
@@ -77,6 +83,8 @@ const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   SUBAGENT_PARENT_NOT_STARTED: 12,
   SUBAGENT_NOT_ACTIVE: 12,
   SUBAGENT_OPEN_AT_RUN_FINISHED: 13,
+  RUN_ID_MISMATCH: 2,
+  THREAD_ID_MISMATCH: 2,
 };
 
 function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {
@@ -175,7 +183,7 @@ const BRAND = Symbol.for("ag-ui-verify.VerifyError");
 export class VerifyError extends Error {
   /** Always `"VerifyError"`. */
   override readonly name = "VerifyError";
-  /** The rule number, 0–13 (rule 0: malformed input). */
+  /** The rule number, 0–13 (rule 0: malformed input); never 5, which left the verifier. */
   readonly rule: number;
   /** The stable failure code. */
   readonly code: VerifyErrorCode;
@@ -187,7 +195,8 @@ export class VerifyError extends Error {
   readonly event: unknown;
   /**
    * For `FIELD_*` codes, the path of the bad field (`input.messages[2].id`); for
-   * `SCHEMA_MISMATCH`, the path of the schema's first issue, when it has one; otherwise
+   * `SCHEMA_MISMATCH`, the path of the schema's first issue, when it has one; for
+   * `INTERRUPT_ID_DUPLICATE`, the second occurrence (`outcome.interrupts[1].id`); otherwise
    * undefined.
    */
   readonly field: string | undefined;

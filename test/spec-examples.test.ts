@@ -13,11 +13,12 @@ describe("SPEC.md examples", () => {
     expect(cases.length).toBeGreaterThanOrEqual(82);
     expect(cases.filter((c) => c.schema).length).toBeGreaterThanOrEqual(5);
     expect(cases.filter((c) => c.maxIds !== undefined).length).toBeGreaterThanOrEqual(1);
+    expect(cases.filter((c) => c.draft).length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(cases.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (_name, c) => {
     const options = {
-      allowSequentialRuns: c.sequential,
+      ...(c.draft ? { protocol: "draft" as const } : {}),
       ...(c.schema ? { schema: agUiSchema } : {}),
       ...(c.maxIds === undefined ? {} : { maxIds: c.maxIds }),
     };

@@ -11,8 +11,12 @@ import type { VerifierOptions } from "../verify/verifier.ts";
 /** How bad a finding is: an error breaks a rule; a warning marks what a client would lose. */
 export type Severity = "error" | "warning";
 
-/** What `@ag-ui/client` 1.0.0 would silently mishandle in a stream the rules accept (§18.2). */
+/**
+ * What `@ag-ui/client` 1.0.0 would silently mishandle in a stream the rules accept (§18.2),
+ * and the producer duties 1.1 does not ask a consumer to enforce (§18.5).
+ */
 export type WarningCode =
+  | "TOOL_CALL_RESULT_BEFORE_END"
   | "TOOL_CALL_ARGS_NOT_JSON"
   | "TOOL_CALL_RESULT_UNKNOWN_CALL"
   | "STATE_DELTA_NOT_APPLIED"
@@ -21,7 +25,7 @@ export type WarningCode =
   | "RUN_ID_MISMATCH"
   | "CLIENT_REJECTS";
 
-/** Every {@link WarningCode}, in the order of SPEC §18.2. */
+/** Every {@link WarningCode}: SPEC §18.2's, then §18.5's. */
 export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.freeze([
   "TOOL_CALL_ARGS_NOT_JSON",
   "TOOL_CALL_RESULT_UNKNOWN_CALL",
@@ -30,6 +34,7 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
   "SSE_LINE_IGNORED",
   "RUN_ID_MISMATCH",
   "CLIENT_REJECTS",
+  "TOOL_CALL_RESULT_BEFORE_END",
 ]);
 
 /** One problem, or one kind of problem repeated (merged by code, type, field and subject). */

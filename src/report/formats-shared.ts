@@ -47,10 +47,11 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   FIELD_NULL: "A field of an event is null.",
   FIELD_WRONG_TYPE: "A field of an event has the wrong JSON type.",
   SCHEMA_MISMATCH: "An event does not match the AG-UI event schema.",
-  EVENT_BEFORE_RUN_STARTED: "An event comes before RUN_STARTED.",
+  EVENT_BEFORE_RUN_STARTED: "An event comes before the stream's first RUN_STARTED or RUN_ERROR.",
   RUN_ALREADY_STARTED: "A second RUN_STARTED while the run is open.",
-  STREAM_ENDED_BEFORE_RUN_STARTED: "The stream ended without a RUN_STARTED.",
-  EVENT_AFTER_RUN_CLOSED: "An event comes after RUN_FINISHED or RUN_ERROR.",
+  STREAM_ENDED_BEFORE_RUN_STARTED: "The stream ended without a RUN_STARTED or RUN_ERROR.",
+  EVENT_AFTER_RUN_CLOSED:
+    "An event comes after the run closed: only RUN_STARTED, or one RUN_ERROR after RUN_FINISHED, may.",
   STREAM_ENDED_BEFORE_RUN_CLOSED: "The stream ended while its run was open.",
   TEXT_MESSAGE_ALREADY_OPEN: "TEXT_MESSAGE_START for a message that is already open.",
   TEXT_MESSAGE_NOT_OPEN: "Text message content or end for a message that is not open.",
@@ -58,11 +59,14 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   TOOL_CALL_NOT_OPEN: "Tool call arguments or end for a tool call that is not open.",
   REASONING_MESSAGE_ALREADY_OPEN: "REASONING_MESSAGE_START for a message that is already open.",
   REASONING_MESSAGE_NOT_OPEN: "Reasoning content or end for a message that is not open.",
-  TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
+  REASONING_SPAN_ALREADY_OPEN: "REASONING_START for a reasoning span that is already open.",
+  REASONING_SPAN_NOT_OPEN: "REASONING_END for a reasoning span that is not open.",
   STEP_ALREADY_ACTIVE: "STEP_STARTED for a step that is already active.",
   STEP_NOT_STARTED: "STEP_FINISHED for a step that was not started.",
-  OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a message, tool call or step is still open.",
+  OPEN_AT_RUN_FINISHED:
+    "RUN_FINISHED while a message, tool call, reasoning message or span, or step is still open.",
   INTERRUPT_OUTCOME_EMPTY: "A RUN_FINISHED interrupt outcome with no interrupt.",
+  INTERRUPT_ID_DUPLICATE: "Two interrupts of one RUN_FINISHED outcome share an id.",
   OWNER_MISMATCH: "An event's subagentRunId is not the agent that owns what it is about.",
   TOOL_CALL_PARENT_OWNER_MISMATCH:
     "A tool call's parent message belongs to another agent than the tool call.",
@@ -72,6 +76,8 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   SUBAGENT_PARENT_NOT_STARTED: "A subagent's parentSubagentRunId names no started subagent.",
   SUBAGENT_NOT_ACTIVE: "SUBAGENT_FINISHED or SUBAGENT_ERROR for a subagent that is not active.",
   SUBAGENT_OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a subagent is still active.",
+  THREAD_ID_MISMATCH: "A run's threadId is not the stream's thread.",
+  TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
   TOOL_CALL_ARGS_NOT_JSON:
     "A tool call's arguments are not JSON text: the client hands the tool {}.",
   TOOL_CALL_RESULT_UNKNOWN_CALL: "A TOOL_CALL_RESULT answers no known tool call.",
@@ -79,7 +85,7 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   ACTIVITY_DELTA_NOT_APPLIED:
     "An ACTIVITY_DELTA does not apply to the activity: the UI's activity goes stale.",
   SSE_LINE_IGNORED: "An SSE line with an unknown field name, which SSE ignores: its event is lost.",
-  RUN_ID_MISMATCH: "RUN_FINISHED names another thread or run than its RUN_STARTED.",
+  RUN_ID_MISMATCH: "RUN_FINISHED names another run than its RUN_STARTED.",
   CLIENT_REJECTS: "The rules accept the event, but @ag-ui/client 1.0.0 rejects it.",
 };
 

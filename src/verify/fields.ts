@@ -128,8 +128,19 @@ export function outcomeLacksInterrupts(outcome: unknown): boolean {
 // Every site that records a new id calls `reserve` after the event's last check and before
 // its first effect, so an event over the limit changes nothing.
 
-/** Counts `count` new ids against `maxIds`; throws ID_LIMIT_EXCEEDED when they do not fit. */
-export function reserve(run: Run, count = 1): void {
+/**
+ * What an id weighs against `maxIds` (SPEC §17.1): one for up to 64 UTF-16 code units, else
+ * one per 64 begun, so that the bound holds memory however long the ids are.
+ */
+export function weight(id: string): number {
+  const length = id.length;
+  return length <= ID_UNIT ? 1 : Math.ceil(length / ID_UNIT);
+}
+
+const ID_UNIT = 64;
+
+/** Counts `count` new ids' weight against `maxIds`; throws ID_LIMIT_EXCEEDED when they do not fit. */
+export function reserve(run: Run, count: number): void {
   if (run.held + count > run.maxIds) throw idLimit(run.maxIds);
   run.held += count;
 }
@@ -137,6 +148,6 @@ export function reserve(run: Run, count = 1): void {
 function idLimit(max: number): Violation {
   return new Violation(
     "ID_LIMIT_EXCEEDED",
-    `the run already holds ${max.toLocaleString("en-US")} ids, as many as maxIds allows; expected no new id (raise the maxIds option, or set it to Infinity, for runs this large).`,
+    `the run would hold more than ${max.toLocaleString("en-US")} ids (an id longer than 64 characters counts once per 64), the most maxIds allows; expected no new id (raise the maxIds option, or set it to Infinity, for runs this large).`,
   );
 }

@@ -20,10 +20,14 @@ export function isArray(value: unknown): value is readonly unknown[] {
   return Array.isArray(value);
 }
 
+/** The stream's phase (SPEC §5): before the first run, in a run, after one closed. */
 export const BEFORE_RUN = 0;
 export const RUNNING = 1;
-export const CLOSED = 2;
-export type Phase = typeof BEFORE_RUN | typeof RUNNING | typeof CLOSED;
+/** After RUN_FINISHED: a new run, or one late RUN_ERROR, may follow (rules 1 and 2). */
+export const FINISHED = 2;
+/** After RUN_ERROR: only a new run may follow. */
+export const FAILED = 3;
+export type Phase = typeof BEFORE_RUN | typeof RUNNING | typeof FINISHED | typeof FAILED;
 
 /**
  * Everything one run knows. A new run replaces the whole object, so nothing can be left
@@ -33,8 +37,10 @@ export interface Run {
   /** Open text messages; the message registry (text, tool and seeded messages). */
   readonly messages: Lane;
   readonly toolCalls: Lane;
-  /** Open reasoning messages; the reasoning registry (blocks and messages share it). */
+  /** Open reasoning messages; the reasoning registry (reasoning messages and seeded ones). */
   readonly reasoning: Lane;
+  /** Open reasoning spans (REASONING_START / _END); the span registry, a namespace of its own. */
+  readonly spans: Lane;
   readonly activityOwners: Map<string, Owner>;
   /** step name → the owners that hold a step of that name open (never empty). */
   readonly openSteps: Map<string, Set<Owner>>;
@@ -47,25 +53,41 @@ export interface Run {
   held: number;
   /** The most ids it may hold: `maxIds`. */
   readonly maxIds: number;
+  /**
+   * With protocol draft (SPEC §9.14): the stream's thread, from its first RUN_STARTED (carried
+   * from run to run), and this run's `runId`.
+   */
+  readonly threadId: string | undefined;
+  readonly runId: string | undefined;
 }
 
-/** A run with nothing recorded; `maxIds` bounds what it may hold (none for a scratch run). */
-export function newRun(maxIds = Number.POSITIVE_INFINITY): Run {
+/**
+ * A run with nothing recorded; `maxIds` bounds what it may hold (none for a scratch run). The
+ * ids are the draft's (SPEC §9.14), undefined otherwise.
+ */
+export function newRun(
+  maxIds = Number.POSITIVE_INFINITY,
+  threadId?: string,
+  runId?: string,
+): Run {
   return {
     messages: newLane(),
     toolCalls: newLane(),
     reasoning: newLane(),
+    spans: newLane(),
     activityOwners: new Map(),
     openSteps: new Map(),
     activeSubagents: new Set(),
     finishedSubagents: new Set(),
     held: 0,
     maxIds,
+    threadId,
+    runId,
   };
 }
 
 /**
- * One kind of entity that streams by id (text messages, tool calls, reasoning messages):
+ * One kind of entity that streams by id (text messages, tool calls, reasoning messages, spans):
  * the ids open now, and the kind's owner registry, which outlives the close.
  */
 export interface Lane {
@@ -121,5 +143,9 @@ export function slotOf(id: string): number {
   return id.charCodeAt(id.length - 1) & 3;
 }
 
-/** A type's checks and effects (SPEC §6 table); returns the new phase for the run-level events. */
-export type Rule = (run: Run, e: Rec) => Phase | undefined;
+/**
+ * A type's checks and effects (SPEC §6 table); returns the new phase for the run-level events.
+ * RUN_STARTED's rule instead returns the new run it opens (SPEC §9.6): the verifier keeps
+ * that run from then on, once every check passed.
+ */
+export type Rule = (run: Run, e: Rec) => Phase | Run | undefined;

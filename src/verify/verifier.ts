@@ -21,11 +21,12 @@ import {
   streamEndedBeforeRunStarted,
   streamEndedInRun,
 } from "./rules/lifecycle.ts";
-import { RULES } from "./rules/table.ts";
+import { DRAFT_RULES, RULES } from "./rules/table.ts";
 import { checkSchema, standardProps } from "./schema-step.ts";
 import {
   BEFORE_RUN,
-  CLOSED,
+  FAILED,
+  FINISHED,
   isRecord,
   newRun,
   type Phase,
@@ -42,8 +43,15 @@ export { Dropped, fieldOf, listed, messageOf, ownerName, q } from "./violations.
 
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
-  /** Accept further runs after a run closes (SPEC §9.6). Only `true` enables it. Default false. */
-  allowSequentialRuns?: boolean | undefined;
+  /**
+   * Which protocol text decides (SPEC §9.14). `"1.1"` (default): AG-UI 1.1. `"draft"`: 1.1 plus
+   * what the protocol's draft adds for consumers: RUN_STARTED and RUN_FINISHED must carry
+   * string `threadId` and `runId`, a run's RUN_FINISHED names its RUN_STARTED's `runId`
+   * (`RUN_ID_MISMATCH`), every run of the stream is on one thread (`THREAD_ID_MISMATCH`),
+   * and the interrupts of an outcome have distinct ids (`INTERRUPT_ID_DUPLICATE`). Anything
+   * else is a `TypeError`.
+   */
+  protocol?: "1.1" | "draft" | undefined;
   /**
    * A Standard Schema (v1) that every event must also satisfy (SPEC §14): `agUiSchema` from
    * `ag-ui-verify/schema`, or a zod, valibot or arktype schema. It runs after the phase
@@ -57,11 +65,12 @@ export interface VerifierOptions {
    * The most ids one run may hold at once (SPEC §17.1): message, tool call, reasoning,
    * activity and subagent ids are held for the rest of the run, an open step (owner and
    * name) until it finishes. An event that would make the run hold more is a rule 0
-   * `ID_LIMIT_EXCEEDED` error and changes nothing; a new run (`allowSequentialRuns`) starts
-   * from zero. The verifier keeps about 80 to 250 bytes per id with 36-character ids
-   * (`bench/memory.bench.mjs`: at most 24 MiB at the default), plus each id's own
-   * characters beyond that. Default 100,000; `Infinity` disables the limit. Anything but a
-   * number from 0 up is a `TypeError`.
+   * `ID_LIMIT_EXCEEDED` error and changes nothing; a new run starts from zero. An id (or step
+   * name) longer than 64 characters counts once per 64 begun, so the limit bounds memory
+   * whatever the ids' length: the verifier keeps about 80 to 250 bytes per id with
+   * 36-character ids (`bench/memory.bench.mjs`: under 32 MiB at the default, for ids of any
+   * length). Default 100,000; `Infinity` disables the limit. Anything but a number from 0 up
+   * is a `TypeError`.
    */
   maxIds?: number | undefined;
 }
@@ -87,7 +96,7 @@ export const GOING_ON: unique symbol = Symbol("going on");
  * import type { EventOf } from "ag-ui-verify";
  * import type { KnownAgUiEvent, StandardSchemaV1 } from "ag-ui-verify/schema";
  * type Typed = EventOf<{ schema: StandardSchemaV1<unknown, KnownAgUiEvent> }>; // KnownAgUiEvent
- * type Plain = EventOf<{ allowSequentialRuns: true }>; // AgUiEvent
+ * type Plain = EventOf<{ protocol: "draft" }>; // AgUiEvent
  * ```
  */
 export type EventOf<O> = O extends { readonly schema: infer S extends StandardSchemaV1 }
@@ -118,9 +127,11 @@ export type EventOf<O> = O extends { readonly schema: infer S extends StandardSc
  * ```
  */
 export class Verifier<O extends VerifierOptions = VerifierOptions> {
-  readonly #sequential: boolean;
+  /** The rule table: SPEC §6's, or the draft's (SPEC §9.14). */
+  readonly #rules: Map<string, Rule>;
+  /** The table's RUN_STARTED rule, which a run that is open rejects (rule 1). */
+  readonly #opener: Rule | undefined;
   readonly #schema: StandardSchemaV1.Props | undefined;
-  readonly #maxIds: number;
   #run: Run;
   #phase: Phase = BEFORE_RUN;
   #index = 0;
@@ -132,11 +143,20 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
   readonly #poison: boolean;
 
   /**
-   * Throws a `TypeError` when `options.schema` is not a Standard Schema, or `options.maxIds`
-   * is not a number from 0 up.
+   * Throws a `TypeError` when `options.schema` is not a Standard Schema, `options.maxIds` is
+   * not a number from 0 up, or `options.protocol` is neither `"1.1"` nor `"draft"`.
+   * (`allowSequentialRuns`, an option of versions before SPEC 4, is ignored: several runs are
+   * always accepted.)
    */
   constructor(options?: O) {
-    this.#sequential = options?.allowSequentialRuns === true;
+    const protocol = options?.protocol ?? "1.1";
+    if (protocol !== "1.1" && protocol !== "draft") {
+      throw new TypeError(
+        `protocol must be "1.1" or "draft"; got ${typeof protocol === "string" ? JSON.stringify(protocol) : typeof protocol}`,
+      );
+    }
+    this.#rules = protocol === "draft" ? DRAFT_RULES : RULES;
+    this.#opener = this.#rules.get("RUN_STARTED");
     this.#poison = (options as { [GOING_ON]?: unknown } | undefined)?.[GOING_ON] !== true;
     const maxIds = options?.maxIds ?? DEFAULT_MAX_IDS;
     if (typeof maxIds !== "number" || !(maxIds >= 0)) {
@@ -144,7 +164,6 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
         `maxIds must be a number from 0 up, or Infinity; got ${typeof maxIds === "number" ? maxIds : typeof maxIds}`,
       );
     }
-    this.#maxIds = maxIds;
     this.#run = newRun(maxIds);
     const schema = options?.schema;
     this.#schema = schema === undefined ? undefined : standardProps(schema);
@@ -177,29 +196,38 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
         throw typeInvalid(t);
       }
       type = t;
-      // Step 3: the phase checks of rules 1 and 2.
-      const phase = this.#phase;
-      if (phase !== RUNNING) checkOutsideRun(phase, t, this.#sequential);
-      else if (t === "RUN_STARTED") throw runAlreadyStarted();
       // Events of one type tend to come in runs (a message streams token by token), so a
       // one-entry cache in front of the table saves hashing the type string each time.
       if (t === this.#lastType) rule = this.#lastRule;
       else {
-        rule = RULES.get(t);
+        rule = this.#rules.get(t);
         this.#lastType = t;
         this.#lastRule = rule;
       }
-      // Step 4b, the schema, before anything changes; when it does not accept the event,
-      // it runs step 4 (rule 0's field checks) first itself.
-      if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
-      // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. A run
-      // that starts after a closed one starts from nothing (SPEC §9.6), once it passed.
-      const run = phase === CLOSED && t === "RUN_STARTED" ? newRun(this.#maxIds) : this.#run;
-      if (rule !== undefined) {
-        const next = rule(run, event);
-        if (next !== undefined) this.#phase = next;
+      if (rule === undefined) {
+        // An unknown type passes every phase and has nothing but `type` read (SPEC §9.2);
+        // only a schema may still reject it.
+        if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
+      } else {
+        // Step 3: the phase checks of rules 1 and 2.
+        const phase = this.#phase;
+        if (phase !== RUNNING) checkOutsideRun(phase, t);
+        else if (rule === this.#opener) throw runAlreadyStarted();
+        // Step 4b, the schema, before anything changes; when it does not accept the event,
+        // it runs step 4 (rule 0's field checks) first itself.
+        if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
+        // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. The
+        // run-level events return the new phase; RUN_STARTED the new run (SPEC §9.6), which
+        // is kept only once every check passed.
+        const next = rule(this.#run, event);
+        if (next !== undefined) {
+          if (typeof next === "number") this.#phase = next;
+          else {
+            this.#run = next;
+            this.#phase = RUNNING;
+          }
+        }
       }
-      this.#run = run;
     } catch (x) {
       throw this.#fail(x, event, type, rule);
     }
@@ -223,12 +251,13 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
   }
 
   /**
-   * The end-of-input check (SPEC §9.7): the run must have started and closed. Throws a
-   * {@link VerifyError} otherwise; succeeds again if called again after success.
+   * The end-of-input check (SPEC §9.7): a run must have started (or failed before it began)
+   * and the last run must be closed. Throws a {@link VerifyError} otherwise; succeeds again if
+   * called again after success.
    */
   end(): void {
     if (this.#error !== undefined) throw this.#error;
-    if (this.#phase === CLOSED) {
+    if (this.#phase === FINISHED || this.#phase === FAILED) {
       this.#ended = true;
       return;
     }

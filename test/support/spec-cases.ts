@@ -5,14 +5,16 @@ import { readFileSync } from "node:fs";
  * Every example block of SPEC.md, parsed from the spec itself so the two cannot drift.
  * Example blocks are the ```text blocks, and the plain ``` blocks whose first line is a case
  * header. A case starts with a `#` header: `# Accepted`, `# Rejected (index N, CODE)`,
- * `# Rejected (index N, end of input, CODE) field P`, optionally `with allowSequentialRuns`
- * (after `Rejected`) or `— with agUiSchema` (the case runs with `{ schema: agUiSchema }`).
+ * `# Rejected (index N, end of input, CODE) field P`, optionally `with protocol draft`
+ * (after `Rejected` or `Accepted`: the case runs with `{ protocol: "draft" }`, SPEC §9.14) or
+ * `— with agUiSchema` (the case runs with `{ schema: agUiSchema }`).
  */
 export interface SpecCase {
   header: string;
   line: number;
   events: unknown[];
-  sequential: boolean;
+  /** `with protocol draft`: the case runs with `{ protocol: "draft" }`. */
+  draft: boolean;
   schema: boolean;
   /** `— with maxIds N`: the case runs with `{ maxIds: N }` (SPEC §17.1). */
   maxIds: number | undefined;
@@ -46,7 +48,7 @@ export function parseCases(text: string): SpecCase[] {
     if (state !== "example") return;
     if (line.startsWith("#")) {
       const header = line.split(" — ")[0] ?? line;
-      const sequential = header.includes("with allowSequentialRuns");
+      const draft = /^# (Accepted|Rejected) with protocol draft\b/.test(header);
       const schema = /\bwith agUiSchema\b/.test(line);
       const maxIdsMatch = /\bwith maxIds (\d+)\b/.exec(line);
       const maxIds = maxIdsMatch === null ? undefined : Number(maxIdsMatch[1]);
@@ -55,14 +57,14 @@ export function parseCases(text: string): SpecCase[] {
         expected = "accepted";
       } else {
         const m =
-          /^# Rejected(?: with allowSequentialRuns)? \(index (\d+), (end of input, )?([A-Z_]+)\)(?: field (\S+))?/.exec(
+          /^# Rejected(?: with protocol draft)? \(index (\d+), (end of input, )?([A-Z_]+)\)(?: field (\S+))?/.exec(
             header,
           );
         if (m === null) throw new Error(`unparsed example header at SPEC.md:${i + 1}: ${line}`);
         expected = { index: Number(m[1]), code: m[3] ?? "", endOfInput: m[2] !== undefined };
         if (m[4] !== undefined) expected.field = m[4];
       }
-      current = { header: line, line: i + 1, events: [], sequential, schema, maxIds, expected };
+      current = { header: line, line: i + 1, events: [], draft, schema, maxIds, expected };
       cases.push(current);
       return;
     }

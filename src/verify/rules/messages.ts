@@ -1,12 +1,13 @@
 /**
  * Entities that open, continue and close by id: rules 3 and 4 (text messages, tool calls,
- * reasoning messages) and 5 (a tool result answers an ended call), with the entries of the
- * rule table for their events and for activities and message snapshots.
+ * reasoning messages, reasoning spans), with the entries of the rule table for their events
+ * and for tool results, activities and message snapshots. (Rule 5 left the verifier in SPEC
+ * version 4: the linter warns about a result for an open call.)
  * @module
  */
 
 import type { VerifyErrorCode } from "../../errors.ts";
-import { badField, optStr, readMessages, reqStr, reserve } from "../fields.ts";
+import { badField, optStr, readMessages, reqStr, reserve, weight } from "../fields.ts";
 import { type Lane, type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, q, type Violation } from "../violations.ts";
 import {
@@ -19,10 +20,11 @@ import {
 
 // ---------------------------------------------------------------------------------------
 // Rule 3 — text messages open, continue and close by id
-// Rule 4 — the same, for tool calls and for reasoning messages
+// Rule 4 — the same, for tool calls, for reasoning messages and for reasoning spans
 //
-// One family per open set; the start, continue and end checks below serve all three (and
-// run rule 9 on the way, in the order of the SPEC §6 table).
+// One family per open set; the start, continue and end checks below serve all four (and
+// run rule 9 on the way, in the order of the SPEC §6 table). The four open sets, and the
+// registries beside them, are independent: one id may be open in all four at once.
 
 /** An entity family that opens, continues and closes by id. */
 export interface Family {
@@ -45,6 +47,11 @@ export const REASONING: Family = {
   alreadyOpen: "REASONING_MESSAGE_ALREADY_OPEN",
   notOpen: "REASONING_MESSAGE_NOT_OPEN",
 };
+export const SPAN: Family = {
+  noun: "reasoning span",
+  alreadyOpen: "REASONING_SPAN_ALREADY_OPEN",
+  notOpen: "REASONING_SPAN_NOT_OPEN",
+};
 
 export function alreadyOpen(f: Family, id: string): Violation {
   return isOpen(f.alreadyOpen, `${f.noun} ${q(id)}`);
@@ -54,7 +61,7 @@ export function notOpen(f: Family, id: string): Violation {
   return isNotOpen(f.notOpen, `${f.noun} ${q(id)}`);
 }
 
-/** START of a text or reasoning message: rule 3/4, rule 9, then open. */
+/** START of a text or reasoning message, or of a span: rule 3/4, rule 9, then open. */
 export function start(run: Run, f: Family, lane: Lane, id: string, tag: string | undefined): void {
   if (lane.open.has(id)) throw alreadyOpen(f, id);
   recordOrCheckOwner(run, lane.owners, id, tag, f.noun);
@@ -72,15 +79,6 @@ export function close(f: Family, lane: Lane, id: string, tag: string | undefined
   if (!lane.open.has(id)) throw notOpen(f, id);
   checkOwner(lane.owners, id, tag, f.noun);
   lane.open.delete(id);
-}
-
-// ---------------------------------------------------------------------------------------
-// Rule 5 — TOOL_CALL_RESULT may not answer a call that has not ended
-
-export function rule5CallEnded(run: Run, callId: string): void {
-  if (run.toolCalls.open.has(callId)) {
-    throw isOpen("TOOL_CALL_RESULT_BEFORE_END", `tool call ${q(callId)}`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -119,7 +117,7 @@ export function toolCallStart(run: Run, e: Rec): undefined {
     const claimed = tag !== undefined ? tag : recorded;
     if (parent !== undefined) rule10ParentOwner(id, parentId, parent, claimed);
   }
-  if (recorded === undefined) reserve(run);
+  if (recorded === undefined) reserve(run, weight(id));
   calls.open.add(id);
   // An untagged call inherits its parent message's owner (SPEC §8.2).
   if (recorded === undefined) {
@@ -142,10 +140,9 @@ export function toolCallEnd(run: Run, e: Rec): undefined {
 
 export function toolCallResult(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  const callId = reqStr(e.toolCallId, "toolCallId");
+  reqStr(e.toolCallId, "toolCallId");
   const messageId = reqStr(e.messageId, "messageId");
-  rule5CallEnded(run, callId);
-  if (!run.messages.owners.has(messageId)) reserve(run);
+  if (!run.messages.owners.has(messageId)) reserve(run, weight(messageId));
   // The result mints a tool message under its own attribution (SPEC §8.4).
   run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
   return undefined;
@@ -153,7 +150,7 @@ export function toolCallResult(run: Run, e: Rec): undefined {
 
 export function reasoningStart(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  recordOrCheckOwner(run, run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+  start(run, SPAN, run.spans, reqStr(e.messageId, "messageId"), tag);
   return undefined;
 }
 
@@ -177,7 +174,7 @@ export function reasoningMessageEnd(run: Run, e: Rec): undefined {
 
 export function reasoningEnd(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
-  checkOwner(run.reasoning.owners, reqStr(e.messageId, "messageId"), tag, "reasoning");
+  close(SPAN, run.spans, reqStr(e.messageId, "messageId"), tag);
   return undefined;
 }
 
@@ -204,7 +201,7 @@ export function activitySnapshot(run: Run, e: Rec): undefined {
     throw badField("replace", replace, "a boolean");
   }
   const known = run.activityOwners.has(id);
-  if (!known) reserve(run);
+  if (!known) reserve(run, weight(id));
   if (replace !== false || !known) run.activityOwners.set(id, tag === undefined ? PARENT : tag);
   return undefined;
 }
@@ -215,8 +212,8 @@ export function activityDelta(run: Run, e: Rec): undefined {
   return undefined;
 }
 
+/** Not tagged: `subagentRunId` is not read on it (SPEC §3.1). */
 export function messagesSnapshot(run: Run, e: Rec): undefined {
-  optStr(e.subagentRunId, "subagentRunId");
   const messages = e.messages;
   if (messages === undefined) throw badField("messages", messages, "an array");
   seed(run, readMessages(messages, "messages"), true);

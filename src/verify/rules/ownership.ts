@@ -5,7 +5,7 @@
  * @module
  */
 
-import { optStr, reqStr, reserve, type SeedMessage } from "../fields.ts";
+import { optStr, reqStr, reserve, type SeedMessage, weight } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { describeSubagents, isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
@@ -55,7 +55,7 @@ export function recordOrCheckOwner(
   const owner = owners.get(id);
   if (owner !== undefined) checkAgrees(noun, id, owner, tag);
   else {
-    reserve(run);
+    reserve(run, weight(id));
     owners.set(id, tag === undefined ? PARENT : tag);
   }
 }
@@ -86,8 +86,9 @@ function registryOf(run: Run, role: string): Map<string, Owner> {
 }
 
 /**
- * How many ids seeding `messages` would add: those no registry holds yet, each once. Stops
- * counting one past what the run may still hold, so the count costs no more than the limit.
+ * What the ids seeding `messages` would add weigh (SPEC §17.1): those no registry holds yet,
+ * each once. Stops counting past what the run may still hold, so the count costs no more
+ * than the limit.
  */
 function newIds(run: Run, messages: readonly SeedMessage[]): number {
   const room = run.maxIds - run.held;
@@ -98,7 +99,7 @@ function newIds(run: Run, messages: readonly SeedMessage[]): number {
     const key = `${kind}${id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    count++;
+    count += weight(id);
   };
   for (const m of messages) {
     add(
@@ -152,7 +153,7 @@ export function rule12StartSubagent(run: Run, id: string, parentId: string | und
   ) {
     throw isNotOpen("SUBAGENT_PARENT_NOT_STARTED", `parent subagent ${q(parentId)}`);
   }
-  reserve(run);
+  reserve(run, weight(id));
   run.activeSubagents.add(id);
 }
 

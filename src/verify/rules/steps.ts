@@ -4,7 +4,7 @@
  * @module
  */
 
-import { optStr, reqStr, reserve } from "../fields.ts";
+import { optStr, reqStr, reserve, weight } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, listed, ownerName, q, Violation } from "../violations.ts";
 
@@ -17,7 +17,7 @@ export function rule6StartStep(run: Run, name: string, owner: Owner): void {
     throw isOpen("STEP_ALREADY_ACTIVE", `step ${q(name)} of ${ownerName(owner)}`);
   }
   // An open step holds its (owner, name) until it finishes (SPEC §17.1).
-  reserve(run);
+  reserve(run, weight(name));
   if (owners === undefined) run.openSteps.set(name, new Set([owner]));
   else owners.add(owner);
 }
@@ -27,7 +27,7 @@ export function rule6FinishStep(run: Run, name: string, owner: Owner): void {
   const owners = run.openSteps.get(name);
   if (owners === undefined) throw isNotOpen("STEP_NOT_STARTED", `step ${q(name)}`);
   rule11StepOwner(name, owners, owner);
-  run.held--;
+  run.held -= weight(name);
   if (owners.size === 1) run.openSteps.delete(name);
   else owners.delete(owner);
 }

@@ -5,7 +5,14 @@
  */
 
 import type { Rule } from "../state.ts";
-import { runError, runFinished, runStarted, tagOnly } from "./lifecycle.ts";
+import {
+  runError,
+  runFinished,
+  runFinishedDraft,
+  runStarted,
+  runStartedDraft,
+  tagOnly,
+} from "./lifecycle.ts";
 import {
   activityDelta,
   activitySnapshot,
@@ -67,4 +74,11 @@ export const RULES = new Map<string, Rule>([
   ["SUBAGENT_STARTED", subagentStarted],
   ["SUBAGENT_FINISHED", subagentClosed],
   ["SUBAGENT_ERROR", subagentClosed],
+]);
+
+/** The same with protocol draft (SPEC §9.14): the run's two boundary events read their ids. */
+export const DRAFT_RULES = new Map<string, Rule>([
+  ...RULES,
+  ["RUN_STARTED", runStartedDraft],
+  ["RUN_FINISHED", runFinishedDraft],
 ]);
