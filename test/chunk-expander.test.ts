@@ -17,7 +17,7 @@ import {
   verifyAll,
 } from "../src/index.ts";
 import { collect } from "./support/streams.ts";
-import { validRun } from "./support/valid-run.ts";
+import { validRun, validStream } from "./support/valid-run.ts";
 
 // ---------------------------------------------------------------------------------------
 // The two expansions
@@ -331,6 +331,22 @@ describe("ChunkExpanderStream", () => {
     );
   }, 30_000);
 
+  it("does the same for streams of several runs (SPEC §9.6)", async () => {
+    // A leading RUN_ERROR, runs one after another, late failures and unknown types between
+    // them: RUN_STARTED, RUN_FINISHED and RUN_ERROR end every lane, so no chunk stream
+    // crosses a run's boundary, raw or expanded.
+    await fc.assert(
+      fc.asyncProperty(validStream, fc.array(fc.nat(), { maxLength: 400 }), async (stream, xs) => {
+        const raw = withChunks(stream, xs);
+        expect(verdict(raw)).toBe("accepted");
+        const { events, failedAt } = await expectSameAsUpstream(raw);
+        expect(failedAt).toBeUndefined();
+        expect(verdict(events)).toBe("accepted");
+      }),
+      { numRuns: 150 },
+    );
+  }, 30_000);
+
   // SPEC §15's property does not hold for every stream the verifier accepts: chunks are
   // checked only for their tag (SPEC §9.4), and an expansion equal to upstream's can fail
   // (or be rejected) where the raw stream passed. Each row is such a stream.
@@ -350,16 +366,6 @@ describe("ChunkExpanderStream", () => {
         RF,
       ],
       "TEXT_MESSAGE_ALREADY_OPEN at 2",
-    ],
-    [
-      "a result, from another lane, for a tool call still assembling",
-      [
-        RS,
-        { type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "f", subagentRunId: "s1" },
-        { type: "TOOL_CALL_RESULT", toolCallId: "c1", messageId: "t1", content: "ok" },
-        RF,
-      ],
-      "TOOL_CALL_RESULT_BEFORE_END at 2",
     ],
     [
       "a chunk id that is not a string",
@@ -384,6 +390,26 @@ describe("ChunkExpanderStream", () => {
     expect(failedAt === undefined ? verdict(events) : `expansion fails at ${failedAt}`).toBe(
       expected,
     );
+  });
+
+  it("accepts the expansion of a result, from another lane, for a tool call still assembling", async () => {
+    // Version 3 rejected this expansion (rule 5, TOOL_CALL_RESULT_BEFORE_END). SPEC v4 retires
+    // rule 5 from the verifier: "1.1 lets a result arrive in the same run as its call and asks
+    // no consumer to reject a result for an open call".
+    const result = { type: "TOOL_CALL_RESULT", toolCallId: "c1", messageId: "t1", content: "ok" };
+    const raw: AgUiEvent[] = [
+      RS,
+      { type: "TOOL_CALL_CHUNK", toolCallId: "c1", toolCallName: "f", subagentRunId: "s1" },
+      result,
+      RF,
+    ];
+    expect(verdict(raw)).toBe("accepted");
+    const { events, failedAt } = await expectSameAsUpstream(raw);
+    expect(failedAt).toBeUndefined();
+    // The untagged result ends only the parent's lane: the call is still open when it comes.
+    const types = events.map((e) => e.type);
+    expect(types.indexOf("TOOL_CALL_RESULT")).toBeLessThan(types.indexOf("TOOL_CALL_END"));
+    expect(verdict(events)).toBe("accepted");
   });
 });
 
@@ -602,7 +628,7 @@ const sequenceArb: fc.Arbitrary<AgUiEvent[]> = fc
 
 // ---------------------------------------------------------------------------------------
 // Chunk-bearing valid runs for the property: a valid run of explicit events, with chunk
-// streams woven in after RUN_STARTED the way a producer using the shorthand would. Each
+// streams woven in while the run is open, the way a producer using the shorthand would. Each
 // stream gets an id no explicit event uses (so ownership and open sets cannot collide),
 // in a lane whose tag is a string; a continuation leaves out its id only where it is
 // unambiguous. A small model of the lanes (which events end which stream) tells the
@@ -677,16 +703,20 @@ function withChunks(run: readonly AgUiEvent[], xs: readonly number[]): AgUiEvent
     }
   };
 
-  let started = false;
+  // Chunks go only inside a run: before the first RUN_STARTED, and after a RUN_FINISHED or
+  // RUN_ERROR (where a late RUN_ERROR, a new run or unknown types may follow), a chunk is
+  // an event of a recognised type out of place (SPEC v4 rules 1 and 2).
+  let running = false;
   // The run's own chunk events go: the generator's are checked only for their tag.
   for (const original of run.filter((e) => !CHUNK_TYPES.has(e.type))) {
     const type = original.type;
-    if (started) {
+    if (running) {
       const n = pick(4);
       for (let k = 0; k < n; k++) chunkIn(LANES[pick(LANES.length)]);
     }
     out.push(original);
-    if (type === "RUN_STARTED") started = true;
+    if (type === "RUN_STARTED") running = true;
+    else if (type === "RUN_FINISHED" || type === "RUN_ERROR") running = false;
     if (ENDS_ALL.has(type)) open.clear();
     else if (ENDS_LANE.has(type)) open.delete(laneOf(original.subagentRunId));
     else if (

@@ -1,6 +1,6 @@
 // The error messages quoted in README.md and docs/*.md are the library's real output. Each
 // quoted message follows an HTML comment that names its input:
-//   <!-- message-of: {"events": [...], "schema": true?, "allowSequentialRuns": true?} -->
+//   <!-- message-of: {"events": [...], "schema": true?, "protocol": "draft"?} -->
 // and the ```text block right after it must equal the VerifyError's message for that input.
 // A command transcript in the README follows `<!-- excerpt-of: docs/cli.md -->` and must
 // appear word for word in docs/cli.md, whose transcripts the command tests check against
@@ -14,7 +14,7 @@ import { agUiSchema } from "../src/schema/index.ts";
 interface Quoted {
   file: string;
   line: number;
-  input: { events: unknown[]; schema?: boolean; allowSequentialRuns?: boolean };
+  input: { events: unknown[]; schema?: boolean; protocol?: "draft" };
   message: string;
 }
 
@@ -55,7 +55,7 @@ describe("messages quoted in the docs", () => {
     let error: unknown;
     try {
       verifyAll(q.input.events, {
-        allowSequentialRuns: q.input.allowSequentialRuns === true,
+        protocol: q.input.protocol,
         schema: q.input.schema === true ? agUiSchema : undefined,
       });
     } catch (e) {

@@ -57,8 +57,6 @@ function realisticRun(): KnownAgUiEvent[] {
     { id: "u1", role: "user", content: "What's the weather in Oslo, and is it news?" },
   ];
   return [
-    raw({ provider: "example", kind: "connected" }, { source: "example-llm" }),
-    custom("client-hello", { version: 1 }),
     runStarted({
       ...ids,
       input: {
@@ -70,6 +68,10 @@ function realisticRun(): KnownAgUiEvent[] {
         forwardedProps: {},
       },
     }),
+    // RAW and CUSTOM belong inside the run (SPEC v4 rule 1: "In `BEFORE_RUN`, an event whose
+    // type is not `RUN_STARTED` or `RUN_ERROR` is rejected ... This includes `RAW`, `CUSTOM`").
+    raw({ provider: "example", kind: "connected" }, { source: "example-llm" }),
+    custom("client-hello", { version: 1 }),
     stateSnapshot({ city: null, steps: [] }),
     stepStarted("plan"),
     reasoningStart("r1"),
@@ -189,7 +191,55 @@ describe("a realistic run built from the factories", () => {
       ]),
     ).not.toThrow();
   });
+
+  it("replays in one stream: the same run twice, each verified from scratch (SPEC §9.6)", () => {
+    // SPEC §9.6: "`RUN_STARTED` after `RUN_FINISHED` or `RUN_ERROR` opens a new run and clears
+    // all per-run state". The second copy re-opens every id and re-starts every subagent.
+    const twice = [...realisticRun(), ...realisticRun()];
+    expect(() => verifyAll(twice)).not.toThrow();
+    // The second copy is still checked, with the index counting on across runs.
+    const second = realisticRun();
+    const at = second.findIndex((e) => e.type === "TOOL_CALL_ARGS" && e.toolCallId === "c3");
+    second.splice(at, 1, toolCallArgs("c3", "{}", { subagentRunId: "s1" }));
+    const first = realisticRun();
+    expect(caught(() => verifyAll([...first, ...second]))).toMatchObject({
+      code: "OWNER_MISMATCH",
+      index: first.length + at,
+    });
+  });
+
+  it("accepts a run that failed before it began, and one late failure (SPEC rule 1, rule 2)", () => {
+    // 1.1: "A stream MUST begin with `RUN_STARTED` or `RUN_ERROR`".
+    expect(() => verifyAll([runError("no capacity", { code: "BUSY" })])).not.toThrow();
+    // SPEC rule 2: after RUN_FINISHED, "`RUN_ERROR` (a failure that surfaced after the run
+    // reported success ...)" is accepted, once.
+    const late = [runStarted(ids), runFinished(ids), runError("flush failed")];
+    expect(() => verifyAll(late)).not.toThrow();
+    expect(caught(() => verifyAll([...late, runError("again")]))).toMatchObject({
+      code: "EVENT_AFTER_RUN_CLOSED",
+      index: 3,
+    });
+  });
+
+  it("rejects RAW and CUSTOM before the run (SPEC v4 rule 1)", () => {
+    for (const first of [raw("hello"), custom("hello", {})]) {
+      expect(caught(() => verifyAll([first, runStarted(ids), runFinished(ids)]))).toMatchObject({
+        code: "EVENT_BEFORE_RUN_STARTED",
+        index: 0,
+        rule: 1,
+      });
+    }
+  });
 });
+
+function caught(f: () => void): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a throw");
+}
 
 describe("factories", () => {
   // [produced, expected] — toStrictEqual also rejects undefined-valued keys.

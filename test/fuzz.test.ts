@@ -272,11 +272,11 @@ interface Options {
   readonly callerSchema: "throwing" | "async" | undefined;
 }
 
-function verifierOptions(rng: F.Rng, sequentialHint: boolean): Options {
+function verifierOptions(rng: F.Rng): Options {
   const r = rng.int(14);
-  const seq = sequentialHint ? rng.chance(0.8) : rng.chance(0.2);
-  const base: VerifierOptions = seq ? { allowSequentialRuns: true } : {};
-  const seqLabel = seq ? "allowSequentialRuns, " : "";
+  const draft = rng.chance(0.25);
+  const base: VerifierOptions = draft ? { protocol: "draft" } : {};
+  const seqLabel = draft ? 'protocol: "draft", ' : "";
   if (r < 4) return { value: base, label: `{${seqLabel}}`, callerSchema: undefined };
   if (r < 8)
     return {
@@ -326,20 +326,17 @@ function allowed(error: unknown, options: Options | undefined, network?: unknown
 interface ValuesInput {
   readonly values: unknown[];
   readonly label: string;
-  readonly sequential: boolean;
 }
 
 /** Values for the verifier: valid runs, mutated runs, event soup, hostile values. */
 function valuesInput(rng: F.Rng, hostile: boolean): ValuesInput {
   const r = rng.int(10);
   if (r < 2) {
-    const sequential = rng.chance(0.3);
-    const run = sequential ? F.sequentialRuns(rng) : F.validRun(rng);
-    return { values: run.value, label: `valid ${run.label}`, sequential };
+    const run = rng.chance(0.3) ? F.sequentialRuns(rng) : F.validRun(rng);
+    return { values: run.value, label: `valid ${run.label}` };
   }
   if (r < 8) {
-    const sequential = rng.chance(0.2);
-    const run = sequential ? F.sequentialRuns(rng) : F.validRun(rng);
+    const run = rng.chance(0.2) ? F.sequentialRuns(rng) : F.validRun(rng);
     let values: unknown[] = run.value;
     const labels: string[] = [];
     for (let n = rng.range(1, 3); n > 0; n--) {
@@ -347,7 +344,7 @@ function valuesInput(rng: F.Rng, hostile: boolean): ValuesInput {
       values = m.value;
       labels.push(m.label);
     }
-    return { values, label: `${run.label} ${labels.join(" ")}`, sequential };
+    return { values, label: `${run.label} ${labels.join(" ")}` };
   }
   // Event soup: random events after a RUN_STARTED (or not), some hostile.
   const values: unknown[] = [];
@@ -364,7 +361,7 @@ function valuesInput(rng: F.Rng, hostile: boolean): ValuesInput {
       labels.push(F.typeLabel(e));
     }
   }
-  return { values, label: `soup[${labels.join(",")}]`, sequential: false };
+  return { values, label: `soup[${labels.join(",")}]` };
 }
 
 /** The values' JSON texts, when every value has one. */
@@ -471,22 +468,40 @@ function streamVerdict(d: Drained<unknown>, problems: string[]): Verdict {
 
 /** How many values a decoder finds in `bytes`, or undefined if one would not decode. */
 function decodedCount(bytes: Uint8Array): number {
-  let n = 0;
-  const decoder = new SseDecoder(() => n++, { maxBufferSize: Number.POSITIVE_INFINITY });
-  decoder.push(bytes);
-  decoder.finish();
-  return n;
+  return decodedValues(bytes).length;
 }
 
-/** Whether a run is open after these verified events. */
-function runOpenAfter(events: readonly unknown[]): boolean {
-  let open = false;
+/** The values a decoder finds in `bytes` (a decode failure among them, as a value). */
+function decodedValues(bytes: Uint8Array): unknown[] {
+  const values: unknown[] = [];
+  const decoder = new SseDecoder((v) => values.push(v), {
+    maxBufferSize: Number.POSITIVE_INFINITY,
+  });
+  decoder.push(bytes);
+  decoder.finish();
+  return values;
+}
+
+/** Where a stream stands after these verified events (SPEC §5). */
+function phaseAfter(events: readonly unknown[]): "before" | "running" | "finished" | "failed" {
+  let phase: "before" | "running" | "finished" | "failed" = "before";
   for (const e of events) {
     const type = (e as { type?: unknown }).type;
-    if (type === "RUN_STARTED") open = true;
-    else if (type === "RUN_FINISHED" || type === "RUN_ERROR") open = false;
+    if (type === "RUN_STARTED") phase = "running";
+    else if (type === "RUN_FINISHED") phase = "finished";
+    else if (type === "RUN_ERROR") phase = "failed";
   }
-  return open;
+  return phase;
+}
+
+/** Whether valid events keep to one thread: what protocol draft asks of several runs (§9.14). */
+function oneThread(events: readonly unknown[]): boolean {
+  const threads = new Set<unknown>();
+  for (const e of events) {
+    const { type, threadId } = e as { type?: unknown; threadId?: unknown };
+    if (type === "RUN_STARTED") threads.add(threadId);
+  }
+  return threads.size <= 1;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -497,7 +512,6 @@ interface BytesInput {
   readonly label: string;
   /** The values whose SSE encoding `bytes` is, when it is exactly that (no damage). */
   readonly values: unknown[] | undefined;
-  readonly sequential: boolean;
 }
 
 /**
@@ -512,7 +526,6 @@ function sseInput(rng: F.Rng): BytesInput {
       bytes,
       label: `random ${F.showBytes(bytes, 60)}`,
       values: undefined,
-      sequential: false,
     };
   }
   // Build from values (re-drawn until they all have a JSON text).
@@ -524,12 +537,12 @@ function sseInput(rng: F.Rng): BytesInput {
   }
   if (r < 6) {
     const bytes = F.jsonlBytes(rng, jsons, rng.chance(0.2));
-    return { bytes, label: `${v.label} as JSON Lines`, values: undefined, sequential: false };
+    return { bytes, label: `${v.label} as JSON Lines`, values: undefined };
   }
   const f = F.framing(rng);
   const bytes = F.sseBytes(rng, jsons, f);
   const framed = `${v.label} as SSE(${f.lineEnd}${f.bom ? ",BOM" : ""},extras ${f.extras}‰)`;
-  if (r < 26) return { bytes, label: framed, values: v.values, sequential: v.sequential };
+  if (r < 26) return { bytes, label: framed, values: v.values };
   let damaged = bytes;
   const labels: string[] = [];
   for (let n = rng.range(1, 3); n > 0; n--) {
@@ -541,7 +554,6 @@ function sseInput(rng: F.Rng): BytesInput {
     bytes: damaged,
     label: `${framed} damaged ${labels.join(" ")}`,
     values: undefined,
-    sequential: v.sequential,
   };
 }
 
@@ -559,7 +571,6 @@ function bigSseInputs(): BytesInput[] {
       bytes: sse(jsons),
       label,
       values: exact ? jsons.map((j) => JSON.parse(j)) : undefined,
-      sequential: false,
     });
   add("1 MB message id", [
     RS,
@@ -597,19 +608,16 @@ function bigSseInputs(): BytesInput[] {
     bytes: utf8.encode(`data: ${RS}\n\ndata: "${"y".repeat(3_000_000)}`),
     label: "3 MB message never ended",
     values: undefined,
-    sequential: false,
   });
   out.push({
     bytes: utf8.encode(`data: ${RS}\r\r${":\r".repeat(200_000)}data: ${RF}\r\r`),
     label: "200,000 CR-framed comments",
     values: undefined,
-    sequential: false,
   });
   out.push({
     bytes: utf8.encode(`${"\n".repeat(500_000)}data: ${RS}\n\n`),
     label: "500,000 blank lines",
     values: undefined,
-    sequential: false,
   });
   return out;
 }
@@ -664,7 +672,8 @@ function parseRunError(line: Uint8Array): { code: unknown; size: number } | null
 /** Whether bytes hold a blank line (a complete message could end there). */
 function hasBlankLine(bytes: Uint8Array): boolean {
   const text = new TextDecoder().decode(bytes);
-  return /(\r\n|\r|\n)(\r\n|\r|\n)/.test(text);
+  // A CR before an LF is one line end with it, not a line end of its own.
+  return /(\r\n|\r(?!\n)|\n)(\r\n|\r(?!\n)|\n)/.test(text);
 }
 
 /** What is wrong with a Standard Schema result, or undefined if it is one. */
@@ -728,7 +737,6 @@ function checkInput(rng: F.Rng): CheckInput {
       bytes,
       label: `random ${F.showBytes(bytes, 60)}`,
       values: undefined,
-      sequential: false,
       format: "jsonl",
     };
   }
@@ -741,14 +749,12 @@ function checkInput(rng: F.Rng): CheckInput {
   const bom = rng.chance(0.1);
   const bytes = F.jsonlBytes(rng, jsons, bom);
   const label = `${v.label} as JSON Lines${bom ? " with a BOM" : ""}`;
-  if (rng.chance(0.7))
-    return { bytes, label, values: v.values, sequential: v.sequential, format: "jsonl" };
+  if (rng.chance(0.7)) return { bytes, label, values: v.values, format: "jsonl" };
   const d = F.damage(rng, bytes);
   return {
     bytes: d.value,
     label: `${label} damaged ${d.label}`,
     values: undefined,
-    sequential: v.sequential,
     format: "jsonl",
   };
 }
@@ -789,7 +795,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
           return { ...valuesInput(rng, hostile), hostile };
         };
         const input = make();
-        const options = verifierOptions(new F.Rng(caseSeed(1, n) ^ 0x5a5a), input.sequential);
+        const options = verifierOptions(new F.Rng(caseSeed(1, n) ^ 0x5a5a));
         const where = `case ${n}: ${clip(input.label)} with ${options.label}`;
         unhandled.current = where;
         const all = runVerifyAll(input.values, options.value);
@@ -815,12 +821,13 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
           );
         for (const p of problems)
           findings.add(`Verifier: ${p.replace(/\d+/g, "N")}`, `${where}: ${p}`);
-        // A valid run is accepted (with the options that keep it valid).
+        // A valid stream is accepted (with the options that keep it valid): any number of
+        // runs under 1.1, one thread under protocol draft.
         if (
           input.label.startsWith("valid") &&
           options.callerSchema === undefined &&
           !("maxIds" in options.value) &&
-          (!input.sequential || options.value.allowSequentialRuns === true) &&
+          (options.value.protocol !== "draft" || oneThread(input.values)) &&
           options.value.schema === undefined &&
           all.kind !== "accepted"
         )
@@ -847,7 +854,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         }
         const rng = new F.Rng(caseSeed(2, n) ^ 0x5a5a);
         const input = (inputs[n] as () => BytesInput)();
-        const options = verifierOptions(rng, input.sequential);
+        const options = verifierOptions(rng);
         const dec =
           input.bytes.length > 100_000
             ? { maxBufferSize: undefined, label: "" }
@@ -942,7 +949,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         }
         const rng = new F.Rng(caseSeed(3, n));
         const input = n < bigs.length ? (bigs[n] as BytesInput) : sseInput(rng);
-        const options = verifierOptions(rng, input.sequential);
+        const options = verifierOptions(rng);
         const dec = input.bytes.length > 100_000 ? NO_LIMIT : decoderOptions(rng);
         const onViolation = rng.pick(["error", "run-error", undefined] as const);
         const lineEnds = rng.pick(["keep", "lf", undefined] as const);
@@ -1041,22 +1048,24 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         }
         if (expected.kind === "rejected") {
           findings.cover("rejected, released a prefix");
-          const runOpen = runOpenAfter(ref.values);
+          // SPEC §16 (version 4): the marked RUN_ERROR is appended wherever 1.1 lets one
+          // stand, that is anywhere but after a RUN_ERROR.
+          const appends = phaseAfter(ref.values) !== "failed";
           if (!runError && !sameVerdict(proxy, expected))
             findings.add(
               "verifyResponse and verifiedEvents disagree",
               `${where}: proxy ${showVerdict(proxy)}, verifiedEvents ${showVerdict(expected)}`,
             );
-          const { released, appended } = split(runError && runOpen);
+          const { released, appended } = split(runError && appends);
           if (appended) findings.cover("rejected, RUN_ERROR appended");
           if (appended === null)
             findings.add(
-              "verifyResponse (run-error) appended no RUN_ERROR in an open run",
+              "verifyResponse (run-error) appended no RUN_ERROR where 1.1 lets one stand",
               `${where}: expected ${showVerdict(expected)}`,
             );
           else if (
             appended !== undefined &&
-            (appended.code !== expected.code || appended.size > 4096)
+            (appended.code !== `AG_UI_VERIFY_${expected.code}` || appended.size > 4096)
           )
             findings.add(
               "verifyResponse (run-error) appended a wrong RUN_ERROR",
@@ -1078,16 +1087,31 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
           continue;
         }
         // The upstream failed (or the caller's schema threw): what was released is the
-        // upstream's; then the error, or in run-error mode a RUN_ERROR if a run is open.
+        // upstream's; then, before any run or in one, the error or in run-error mode a
+        // RUN_ERROR; after RUN_FINISHED or RUN_ERROR a clean end, nothing appended.
         if (network !== undefined && expected.kind === "escaped" && expected.error === network) {
           findings.cover("network error");
-          const { released, appended } = split(runError && !out.errored);
+          // Where the run stands is judged by what the proxy released: a message whose
+          // blank line ends in a CR right before the reset is complete, and the proxy
+          // verifies and releases it (hostile-streams.test.ts), while verifiedEvents, whose
+          // body errored there, never sees its line end. Its own marked RUN_ERROR aside.
+          const shown = decodedValues(bytes);
+          const last = shown[shown.length - 1] as { type?: unknown; code?: unknown } | undefined;
+          const marked = last?.type === "RUN_ERROR" && last.code === "AG_UI_VERIFY_UPSTREAM_ERROR";
+          const phase = phaseAfter(marked ? shown.slice(0, -1) : shown);
+          const closed = phase === "finished" || phase === "failed";
+          if (closed && out.errored)
+            findings.add(
+              "verifyResponse on a network error after the run closed: errored",
+              `${where}: ${showVerdict(proxy)}`,
+            );
+          const { released, appended } = split(runError && !closed);
           if (appended === null)
             findings.add(
               "verifyResponse (run-error) on a network error: neither error nor RUN_ERROR",
               where,
             );
-          else if (appended !== undefined && appended.code !== "UPSTREAM_ERROR")
+          else if (appended !== undefined && appended.code !== "AG_UI_VERIFY_UPSTREAM_ERROR")
             findings.add(
               "verifyResponse (run-error) on a network error: a wrong RUN_ERROR",
               `${where}: ${JSON.stringify(appended).slice(0, 200)}`,
@@ -1256,12 +1280,12 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         const rng = new F.Rng(caseSeed(5, n));
         const input = checkInput(rng);
         const strict = rng.chance(0.3);
-        const sequential = input.sequential ? rng.chance(0.8) : rng.chance(0.2);
+        const draft = rng.chance(0.2);
         const dec = decoderOptions(rng);
         const format = rng.chance(0.5) ? undefined : input.format;
         const options: ReaderOptions = {
           format,
-          ...(sequential ? { allowSequentialRuns: true } : {}),
+          ...(draft ? { protocol: "draft" as const } : {}),
           ...(strict ? { schema: agUiSchema } : {}),
           ...(dec.maxBufferSize === undefined ? {} : { maxBufferSize: dec.maxBufferSize }),
         };
@@ -1333,7 +1357,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         // The same bytes through verifiedEvents, or the same values through verifyAll.
         const schema = strict ? { schema: agUiSchema } : {};
         const verifier: VerifierOptions = {
-          ...(sequential ? { allowSequentialRuns: true } : {}),
+          ...(draft ? { protocol: "draft" as const } : {}),
           ...schema,
         };
         const read = report.input?.format;
@@ -1388,7 +1412,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         }
         const rng = new F.Rng(caseSeed(6, n));
         const input = sseInput(rng);
-        const options = verifierOptions(rng, input.sequential);
+        const options = verifierOptions(rng);
         const dec = decoderOptions(rng);
         const chunks = F.chunking(rng, input.bytes);
         const where = `pipeline case ${n}: ${clip(input.label)} in ${chunks.label} with ${options.label} ${dec.label}`;
@@ -1442,7 +1466,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
           return valuesInput(rng, true);
         };
         const input = make();
-        const options = verifierOptions(new F.Rng(caseSeed(7, n) ^ 0x5a5a), input.sequential);
+        const options = verifierOptions(new F.Rng(caseSeed(7, n) ^ 0x5a5a));
         const where = `VerifyingTransformStream case ${n}: ${clip(input.label)} with ${options.label}`;
         unhandled.current = where;
         try {
@@ -1586,7 +1610,7 @@ describe(`fuzz (seed ${SEED_TEXT}; FUZZ_SEED=n picks another)`, () => {
         }
         const rng = new F.Rng(caseSeed(11, n));
         const input = sseInput(rng);
-        const options = verifierOptions(rng, input.sequential);
+        const options = verifierOptions(rng);
         const expandChunks = rng.chance(0.3);
         const chunks = F.chunking(rng, input.bytes);
         const where = `runAgent case ${n}: ${clip(input.label)} in ${chunks.label} with ${options.label}${expandChunks ? " expandChunks" : ""}`;

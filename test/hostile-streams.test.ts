@@ -237,7 +237,9 @@ describe("the proxy's appended RUN_ERROR (SPEC §17.2)", () => {
     expect(utf8.encode(last).length).toBeLessThanOrEqual(4096);
     expect(utf8.encode(last).length).toBeGreaterThan(3000);
     const event = JSON.parse(last.slice(6));
-    expect(event.code).toBe("SCHEMA_MISMATCH");
+    expect(event.code).toBe("AG_UI_VERIFY_SCHEMA_MISMATCH");
+    // Cut at its end: the mark at its start stays (SPEC §16).
+    expect(event.message.startsWith("ag-ui-verify rejected the stream: ")).toBe(true);
     expect(event.message.endsWith("…")).toBe(true);
   });
 
@@ -248,7 +250,9 @@ describe("the proxy's appended RUN_ERROR (SPEC §17.2)", () => {
       }).body,
     );
     const last = out.text.slice(out.text.lastIndexOf("data: "));
-    expect(JSON.parse(last.slice(6))).toMatchObject({ type: "RUN_ERROR", code: "UPSTREAM_ERROR" });
+    const event = JSON.parse(last.slice(6));
+    expect(event).toMatchObject({ type: "RUN_ERROR", code: "AG_UI_VERIFY_UPSTREAM_ERROR" });
+    expect(event.message).toMatch(/^ag-ui-verify rejected the stream: .*: xxxx.*…$/);
     expect(utf8.encode(last).length).toBeLessThanOrEqual(4096);
   });
 });
@@ -272,7 +276,7 @@ describe("CR-only framing, the upstream reset right after the blank line's CR", 
     expect(out.error).toBeUndefined();
     expect(out.text.startsWith(input)).toBe(true);
     expect(out.text.slice(input.length)).toMatch(
-      /^data: \{"type":"RUN_ERROR".*"UPSTREAM_ERROR"\}\n\n$/,
+      /^data: \{"type":"RUN_ERROR".*"AG_UI_VERIFY_UPSTREAM_ERROR"\}\n\n$/,
     );
   });
 

@@ -1,3 +1,6 @@
+import { memoryUsage } from "node:process";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import {
   isVerifyError,
@@ -117,8 +120,171 @@ describe("huge inputs", () => {
     expect((error as Error).message).toMatch(/100,000 ids.*maxIds.*\[ID_LIMIT_EXCEEDED, rule 0\]$/);
   });
 
+  it("counts the ids of each run from zero: 10,000 runs of 10 ids pass maxIds 10 (§9.6)", () => {
+    function* runs(count: number, ids: number) {
+      for (let r = 0; r < count; r++) {
+        yield RS;
+        for (let i = 0; i < ids; i++) {
+          // New ids in every run; ended messages keep their owners until the run ends.
+          const id = `r${r}m${i}`;
+          yield { type: "TEXT_MESSAGE_START", messageId: id };
+          yield { type: "TEXT_MESSAGE_END", messageId: id };
+        }
+        yield r % 2 === 0 ? RF : { type: "RUN_ERROR" };
+      }
+    }
+    verifyAll(runs(10_000, 10), { maxIds: 10 });
+    // One id more in a run, the 3rd here, is too many for it.
+    const events = [...runs(2, 10), ...runs(1, 11)];
+    const e = rejectionWith(events, { maxIds: 10 });
+    expect([e.code, e.index]).toEqual(["ID_LIMIT_EXCEEDED", 2 * 22 + 1 + 20]);
+  });
+
   it.each([-1, Number.NaN, "10", {}])("rejects maxIds %s with a TypeError", (maxIds) => {
     expect(() => new Verifier({ maxIds: maxIds as number })).toThrow(TypeError);
+  });
+});
+
+/** A real garbage collection, for heap samples; undefined where the runtime refuses one. */
+function forcedGc(): (() => void) | undefined {
+  try {
+    setFlagsFromString("--expose-gc");
+    const gc: unknown = runInNewContext("gc");
+    return typeof gc === "function" ? () => gc() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe("retained memory at the default maxIds (SPEC §17.1)", () => {
+  const MAX_IDS = 100_000;
+  const BOUND = 32 * 1024 * 1024;
+  const gc = forcedGc();
+  /** The heap in use after two forced collections; undefined without a forced GC. */
+  const heap = (): number | undefined => {
+    if (gc === undefined) return undefined;
+    gc();
+    gc();
+    return memoryUsage().heapUsed;
+  };
+
+  /**
+   * The `i`-th id, of exactly `length` code units: a fresh flat string, as JSON.parse makes
+   * them from a stream. Single characters are distinct within a kind (each kind is its own
+   * namespace, §8.1); longer ids are distinct across kinds too.
+   */
+  function idOf(i: number, length: number): string {
+    const text =
+      length === 1
+        ? String.fromCharCode(0x4e00 + Math.floor(i / 6)) // CJK: no surrogates
+        : i.toString(36).padEnd(length, "~");
+    return JSON.parse(JSON.stringify(text));
+  }
+
+  /** The event that makes the run hold its `i`-th new id: every kind of id, in turn. */
+  function opener(i: number, length: number): Record<string, unknown> {
+    const id = idOf(i, length);
+    switch (i % 6) {
+      case 0:
+        return { type: "TEXT_MESSAGE_START", messageId: id };
+      case 1:
+        return { type: "TOOL_CALL_START", toolCallId: id };
+      case 2:
+        return { type: "REASONING_START", messageId: id };
+      case 3:
+        return { type: "ACTIVITY_SNAPSHOT", messageId: id, activityType: "a" };
+      case 4:
+        return { type: "SUBAGENT_STARTED", subagentRunId: id };
+      default:
+        return { type: "STEP_STARTED", stepName: id };
+    }
+  }
+
+  it.each([1, 36, 64, 65, 1_000, 64 * 1024, 1024 * 1024])(
+    "ids of %i characters: ID_LIMIT_EXCEEDED comes before the run holds 32 MiB",
+    (length) => {
+      // An id of up to 64 code units weighs 1, a longer one ceil(length / 64).
+      const weight = length <= 64 ? 1 : Math.ceil(length / 64);
+      const fit = Math.floor(MAX_IDS / weight);
+      const before = heap();
+      const v = new Verifier();
+      v.verify(RS);
+      for (let i = 0; i < fit; i++) v.verify(opener(i, length));
+      const after = heap();
+      let error: unknown;
+      try {
+        v.verify(opener(fit, length));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ code: "ID_LIMIT_EXCEEDED", rule: 0, index: fit + 1 });
+      expect(v.error).toBe(error);
+      if (before !== undefined && after !== undefined) {
+        // What the verifier holds (the events were dropped as they were verified).
+        expect(after - before).toBeLessThan(BOUND);
+      }
+    },
+    60_000,
+  );
+
+  // "a subagent id [is] kept for the rest of the run (owners outlive their entities, §8)":
+  // a tag recorded as an owner is a subagent id the run holds, announced or not.
+  it("holds a tag repeated on 200 openers once: one copy, weighed once", () => {
+    const tag = "s".repeat(1024 * 1024); // weighs 16,384
+    const before = heap();
+    const v = new Verifier();
+    v.verify(RS);
+    for (let i = 0; i < 200; i++) {
+      // A fresh copy per event, as JSON.parse makes them: 200 MiB if each were kept.
+      const subagentRunId = JSON.parse(JSON.stringify(tag));
+      v.verify({ type: "TEXT_MESSAGE_START", messageId: `m${i}`, subagentRunId });
+    }
+    const after = heap();
+    if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(BOUND);
+    // 200 message ids and one tag of 16,384: a run limited to 16,584 takes no more.
+    const limited = new Verifier({ maxIds: 16_584 });
+    limited.verify(RS);
+    for (let i = 0; i < 200; i++) {
+      limited.verify({ type: "TEXT_MESSAGE_START", messageId: `m${i}`, subagentRunId: tag });
+    }
+    expect(() => limited.verify({ type: "TEXT_MESSAGE_START", messageId: "one-more" })).toThrow(
+      expect.objectContaining({ code: "ID_LIMIT_EXCEEDED", index: 201 }),
+    );
+  });
+
+  it.each([
+    ["TEXT_MESSAGE_START", { messageId: "x" }],
+    ["TOOL_CALL_START", { toolCallId: "x", toolCallName: "f" }],
+    ["REASONING_START", { messageId: "x" }],
+    ["ACTIVITY_SNAPSHOT", { messageId: "x", activityType: "a", content: {} }],
+    ["STEP_STARTED", { stepName: "x" }],
+    ["TOOL_CALL_RESULT", { messageId: "x", toolCallId: "c", content: "" }],
+    ["MESSAGES_SNAPSHOT", { messages: [{ id: "x", role: "user", content: "" }] }],
+  ])("weighs a new tag on %s: distinct 64 KiB tags stop at maxIds", (type, fields) => {
+    const v = new Verifier();
+    v.verify(RS);
+    let error: unknown;
+    let sent = 0;
+    try {
+      // Each event records one id and a new tag of weight 1,024; 97 fit in 100,000.
+      for (; sent < 200; sent++) {
+        const subagentRunId = `${sent}`.padEnd(64 * 1024, "~");
+        const event: Record<string, unknown> = JSON.parse(JSON.stringify({ type, ...fields }));
+        if (typeof event.messageId === "string") event.messageId = `${event.messageId}${sent}`;
+        if (typeof event.stepName === "string") event.stepName = `${event.stepName}${sent}`;
+        if (typeof event.toolCallId === "string" && type === "TOOL_CALL_START") {
+          event.toolCallId = `c${sent}`;
+        }
+        if (Array.isArray(event.messages)) {
+          event.messages = [{ id: `x${sent}`, role: "user", content: "", subagentRunId }];
+        } else event.subagentRunId = subagentRunId;
+        v.verify(event);
+      }
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: "ID_LIMIT_EXCEEDED", index: 98 });
+    expect(sent).toBe(97);
   });
 });
 
@@ -353,8 +519,22 @@ describe("bounded messages (SPEC §10.3, §17.2)", () => {
 
   it("cuts a long type, and a long message and field, keeping the code at the end", () => {
     const type = `T${"\u001b[2J".repeat(100_000)}`;
-    const closed = rejectionWith([RS, RF, { type }], {});
-    expect(closed.message.startsWith(`${JSON.stringify(type.slice(0, 100))}… at index 2:`)).toBe(
+    // An unknown type passes every phase (§9.2), even after the close: a schema that wants
+    // none of it rejects it, and the message starts with the type, cut.
+    verifyAll([RS, RF, { type }]);
+    const refuse = {
+      "~standard": {
+        version: 1 as const,
+        vendor: "test",
+        validate: (value: unknown) =>
+          (value as { type?: unknown }).type === "RUN_STARTED"
+            ? { value }
+            : { issues: [{ message: "not this one" }] },
+      },
+    };
+    const closed = rejectionWith([RS, { type }], { schema: refuse });
+    expect(closed.code).toBe("SCHEMA_MISMATCH");
+    expect(closed.message.startsWith(`${JSON.stringify(type.slice(0, 100))}… at index 1:`)).toBe(
       true,
     );
     const path = Array.from({ length: 300_000 }, (_, i) => `k${i}`);

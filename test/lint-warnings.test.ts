@@ -83,6 +83,13 @@ const end = (id: string): Ev => ({ type: "TOOL_CALL_END", toolCallId: id });
 
 // ---------------------------------------------------------------------------------------
 
+const result = (callId: string, messageId = "t1"): Ev => ({
+  type: "TOOL_CALL_RESULT",
+  toolCallId: callId,
+  messageId,
+  content: "sunny",
+});
+
 describe("TOOL_CALL_ARGS_NOT_JSON", () => {
   const broken = [RS, start("c1"), args("c1", '{"city":'), args("c1", "Paris}"), end("c1"), RF];
 
@@ -302,13 +309,6 @@ describe("JsonText: JSON text read piece by piece, as JSON.parse decides it", ()
 });
 
 describe("TOOL_CALL_RESULT_UNKNOWN_CALL", () => {
-  const result = (callId: string, messageId = "t1"): Ev => ({
-    type: "TOOL_CALL_RESULT",
-    toolCallId: callId,
-    messageId,
-    content: "sunny",
-  });
-
   it("is given for a result whose call the input never started or listed", () => {
     const found = warnings([RS, result("c9"), RF]);
     expect(codes(found)).toEqual([["TOOL_CALL_RESULT_UNKNOWN_CALL", 1]]);
@@ -359,17 +359,15 @@ describe("TOOL_CALL_RESULT_UNKNOWN_CALL", () => {
       ["TOOL_CALL_RESULT_UNKNOWN_CALL", 2],
     ]);
     const twoRuns = [RS, start("c1"), end("c1"), RF, RS, result("c1"), RF];
-    expect(warnings(twoRuns, { allowSequentialRuns: true })).toEqual([]);
+    expect(warnings(twoRuns)).toEqual([]);
   });
 
   it("stops when it cannot hold every call id (maxIds across runs)", () => {
     const events = [RS, start("a"), end("a"), start("b"), end("b"), RF];
     events.push(RS, start("c"), end("c"), result("zz"), RF);
-    expect(codes(warnings(events, { allowSequentialRuns: true, maxIds: 3 }))).toEqual([
-      ["TOOL_CALL_RESULT_UNKNOWN_CALL", 9],
-    ]);
+    expect(codes(warnings(events, { maxIds: 3 }))).toEqual([["TOOL_CALL_RESULT_UNKNOWN_CALL", 9]]);
     // Each run holds 2 ids, but "c" no longer fits beside "a" and "b": nothing is claimed.
-    expect(warnings(events, { allowSequentialRuns: true, maxIds: 2 })).toEqual([]);
+    expect(warnings(events, { maxIds: 2 })).toEqual([]);
   });
 
   it("@ag-ui/client 1.0.0 appends a tool message that answers no call", async () => {
@@ -615,31 +613,78 @@ describe("ACTIVITY_DELTA_NOT_APPLIED", () => {
   });
 });
 
+describe("TOOL_CALL_RESULT_BEFORE_END (SPEC §18.5: the seed's rule 5, which 1.1 does not make)", () => {
+  it("is given for a result whose call is still open, and only then", () => {
+    // SPEC rule 5: "1.1 lets a result arrive in the same run as its call and asks no consumer
+    // to reject a result for an open call": a warning, never an error.
+    const found = warnings([RS, start("c1"), result("c1"), end("c1"), result("c1"), RF]);
+    expect(codes(found)).toEqual([["TOOL_CALL_RESULT_BEFORE_END", 2]]);
+    expect(found[0]).toMatchObject({ field: "toolCallId", eventType: "TOOL_CALL_RESULT" });
+    expect(found[0]?.message).toBe(
+      'TOOL_CALL_RESULT at index 2: tool call "c1" is still open: its TOOL_CALL_END has not come. The seed\'s rule 5 asks a call to end before its result (1.1 is silent on the order), and a UI may show the result beside arguments that are still streaming. [TOOL_CALL_RESULT_BEFORE_END, warning]',
+    );
+    expect(warnings([RS, start("c1"), end("c1"), result("c1"), RF])).toEqual([]);
+  });
+
+  it("merges by call, and forgets the open calls of a run that ended", () => {
+    const found = warnings([RS, start("c1"), result("c1"), result("c1"), end("c1"), RF]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ index: 2, lastIndex: 3, count: 2 });
+    // The run failed with c1 open; in the next run c1 is a call of an earlier run, not open.
+    expect(
+      warnings([RS, start("c1"), { type: "RUN_ERROR", message: "x" }, RS, result("c1"), RF]),
+    ).toEqual([]);
+  });
+
+  it("can be made an error (--severity), which never changes what the verifier decides", () => {
+    const stream = [RS, start("c1"), result("c1"), end("c1"), RF];
+    const report = lint(stream, { severity: { TOOL_CALL_RESULT_BEFORE_END: "error" } });
+    expect(report.valid).toBe(false);
+    expect(report.findings[0]).toMatchObject({
+      code: "TOOL_CALL_RESULT_BEFORE_END",
+      severity: "error",
+    });
+    expect(() => verifyAll(stream)).not.toThrow();
+  });
+
+  it("@ag-ui/client 1.0.0 accepts the order and keeps the result", async () => {
+    const { messages } = await replay([RS, start("c1"), result("c1"), end("c1"), RF]);
+    expect(messages.find((m) => m.role === "tool")).toMatchObject({ toolCallId: "c1" });
+  });
+});
+
 describe("RUN_ID_MISMATCH", () => {
-  it("is given for a RUN_FINISHED whose threadId or runId differs from its RUN_STARTED's", () => {
+  it("is given for a RUN_FINISHED whose runId differs from its RUN_STARTED's", () => {
     const found = warnings([RS, { ...RF, runId: "r2" }]);
     expect(codes(found)).toEqual([["RUN_ID_MISMATCH", 1]]);
     expect(found[0]).toMatchObject({ field: "runId" });
+    // 1.1, basic/run-input: "each run's two boundary events MUST agree on their runId".
     expect(found[0]?.message).toBe(
-      'RUN_FINISHED at index 1: runId "r2" differs from "r1" of the run\'s RUN_STARTED; a client that matches runs by id files this result under another run. [RUN_ID_MISMATCH, warning]',
+      'RUN_FINISHED at index 1: runId "r2" differs from "r1" of the run\'s RUN_STARTED; 1.1 says "each run\'s two boundary events MUST agree on their runId" (basic/run-input), and a client that matches runs by id files this result under another run. [RUN_ID_MISMATCH, warning]',
+    );
+  });
+
+  it("covers the run id alone (SPEC §18.5: a threadId that differs is THREAD_ID_MISMATCH's)", () => {
+    expect(warnings([RS, { ...RF, threadId: "t2" }]).map((f) => f.code)).not.toContain(
+      "RUN_ID_MISMATCH",
     );
     const both = warnings([RS, { ...RF, threadId: "t2", runId: "r2" }]);
-    expect(both.map((f) => f.field)).toEqual(["threadId", "runId"]);
+    expect(both.filter((f) => f.code === "RUN_ID_MISMATCH").map((f) => f.field)).toEqual(["runId"]);
   });
 
   it("compares only ids that are strings on both, per run", () => {
     expect(warnings([RS, { type: "RUN_FINISHED" }])).toEqual([]);
     expect(warnings([{ type: "RUN_STARTED" }, RF])).toEqual([]);
     expect(warnings([RS, { ...RF, runId: 7 }])).toEqual([]);
-    // Checked as ever, the same event's other warnings (here the client's) still come.
-    const block = { type: "REASONING_START", messageId: "r1" };
-    expect(codes(warnings([RS, block, { ...RF, runId: 7 }]))).toEqual([["CLIENT_REJECTS", 2]]);
-    expect(codes(warnings([{ type: "RUN_STARTED" }, block, RF]))).toEqual([["CLIENT_REJECTS", 2]]);
+    // Several runs need no option (SPEC §9.6); each RUN_FINISHED is held to its own run.
     const runs = [RS, RF, { ...RS, runId: "r2" }, { ...RF, runId: "r2" }];
-    expect(warnings(runs, { allowSequentialRuns: true })).toEqual([]);
-    expect(
-      codes(warnings([...runs, { ...RS, runId: "r3" }, RF], { allowSequentialRuns: true })),
-    ).toEqual([["RUN_ID_MISMATCH", 5]]);
+    expect(warnings(runs)).toEqual([]);
+    expect(codes(warnings([...runs, { ...RS, runId: "r3" }, RF]))).toEqual([
+      ["RUN_ID_MISMATCH", 5],
+    ]);
+    // A run that failed and a new one: the new RUN_STARTED's id is the one compared.
+    const failed = [RS, { type: "RUN_ERROR", message: "x" }, { ...RS, runId: "r2" }, RF];
+    expect(codes(warnings(failed))).toEqual([["RUN_ID_MISMATCH", 3]]);
   });
 
   it("@ag-ui/client 1.0.0 reports the finish of a run the application did not start, without a word", async () => {
@@ -656,39 +701,41 @@ describe("RUN_ID_MISMATCH", () => {
   });
 });
 
-describe("CLIENT_REJECTS", () => {
+describe("CLIENT_REJECTS (SPEC §18.2: what HttpAgent's pipeline rejects, the §13 rows)", () => {
   const custom: Ev = { type: "CUSTOM", name: "trace", value: 1 };
+  const future = (tag?: string): Ev => ({
+    type: "REASONING_ENCRYPTED_VALUE",
+    subtype: "future",
+    entityId: "x",
+    encryptedValue: "e",
+    ...(tag === undefined ? {} : { subagentRunId: tag }),
+  });
 
-  it("is given once, where @ag-ui/client 1.0.0's verifyEvents first throws", () => {
-    const found = warnings([custom, RS, { type: "REASONING_END", messageId: "r1" }, RF]);
-    expect(codes(found)).toEqual([["CLIENT_REJECTS", 0]]);
+  it("is given once, where the client's pipeline first errors (row 8: an unknown subtype)", () => {
+    const found = warnings([RS, future(), future(), RF]);
+    expect(codes(found)).toEqual([["CLIENT_REJECTS", 1]]);
     expect(found[0]?.message).toBe(
-      "CUSTOM at index 0: @ag-ui/client 1.0.0 requires RUN_STARTED (or RUN_ERROR) as the first event and rejects a CUSTOM before it; @ag-ui/client 1.0.0's verifyEvents throws at this event and the run errors. [CLIENT_REJECTS, warning]",
+      'REASONING_ENCRYPTED_VALUE at index 1: subtype "future" is neither "message" nor "tool-call", and the schema of @ag-ui/client 1.0.0 refuses any other; @ag-ui/client 1.0.0\'s HttpAgent errors the run at this event. [CLIENT_REJECTS, warning]',
     );
-    expect(codes(warnings([RS, { type: "REASONING_END", messageId: "r1" }, RF]))).toEqual([
-      ["CLIENT_REJECTS", 1],
-    ]);
   });
 
-  it("is not given for what 1.0.0 accepts too", () => {
-    expect(
-      warnings([
-        RS,
-        custom,
-        { type: "REASONING_START", messageId: "r1" },
-        { type: "REASONING_END", messageId: "r1" },
-        { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "helper" },
-        { type: "SUBAGENT_ERROR", subagentRunId: "s1", message: "failed" },
-        { type: "SOME_FUTURE_EVENT", subagentRunId: 5 },
-        RF,
-      ]),
-    ).toEqual([]);
+  it("row 13: one owner per reasoning id, for spans and messages alike", () => {
+    const stream = [
+      RS,
+      { type: "REASONING_START", messageId: "r", subagentRunId: "s1" },
+      { type: "REASONING_MESSAGE_START", messageId: "r", subagentRunId: "s2" },
+      { type: "REASONING_MESSAGE_END", messageId: "r" },
+      { type: "REASONING_END", messageId: "r" },
+      RF,
+    ];
+    const found = warnings(stream);
+    expect(codes(found)).toEqual([["CLIENT_REJECTS", 2]]);
+    expect(found[0]?.message).toContain(
+      'the client holds reasoning id "r" as owned by subagent "s1"',
+    );
   });
 
-  it("names what 1.0.0 objects to, bounded", () => {
-    const id = "r".repeat(300);
-    const found = warnings([RS, { type: "REASONING_START", messageId: id }, RF]);
-    expect(found[0]?.message).toContain(`reasoning block "${"r".repeat(100)}"… is still open`);
+  it("row 4 and row 11: the fields these rules do not read, as the client's schema reads them", () => {
     const subagent = warnings([
       RS,
       { type: "SUBAGENT_STARTED", subagentRunId: "s1" },
@@ -697,26 +744,90 @@ describe("CLIENT_REJECTS", () => {
     ]);
     expect(subagent[0]).toMatchObject({ index: 1, field: "name" });
     expect(subagent[0]?.message).toContain("requires a string name on SUBAGENT_STARTED");
+    const started = { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "n" };
+    const finish = (outcome: unknown): Ev[] => [
+      RS,
+      started,
+      { type: "SUBAGENT_FINISHED", subagentRunId: "s1", outcome },
+      RF,
+    ];
+    expect(codes(warnings(finish("paused")))).toEqual([["CLIENT_REJECTS", 2]]);
+    expect(codes(warnings(finish({ type: "suspended", interruptIds: [null] })))).toEqual([
+      ["CLIENT_REJECTS", 2],
+    ]);
+    // An outcome of a type the client does not know is an unknown union member: dropped.
+    expect(warnings(finish({ type: "bogus" }))).toEqual([]);
+    const interrupt = {
+      ...RF,
+      outcome: { type: "interrupt", interrupts: [{ id: "i1", subagentRunId: null }] },
+    };
+    expect(warnings([RS, interrupt])[0]).toMatchObject({
+      code: "CLIENT_REJECTS",
+      field: "outcome.interrupts[0].subagentRunId",
+    });
+  });
+
+  it("is not given for what the client's enforcement stage drops or strips (rows 1, 9, 10, 12, 15)", () => {
+    expect(
+      warnings([
+        { type: "SOME_FUTURE_EVENT" },
+        { ...RS, subagentRunId: null },
+        custom,
+        { type: "SOME_FUTURE_EVENT", subagentRunId: null },
+        {
+          type: "MESSAGES_SNAPSHOT",
+          messages: [{ id: "u1", role: "user", subagentRunId: "s1", toolCalls: [{ id: "c1" }] }],
+        },
+        { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f", subagentRunId: "s2" },
+        { type: "TOOL_CALL_END", toolCallId: "c1" },
+        { type: "REASONING_START", messageId: "r1" },
+        { type: "REASONING_END", messageId: "r1" },
+        { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "helper" },
+        { type: "SUBAGENT_ERROR", subagentRunId: "s1", message: "failed", outcome: "x" },
+        RF,
+        { type: "SOME_FUTURE_EVENT" },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("a replayed message of a role the client does not know is dropped, and its owner with it", () => {
+    const stream = [
+      RS,
+      {
+        type: "MESSAGES_SNAPSHOT",
+        messages: [
+          { id: "m1", role: "assistant", subagentRunId: "s2" },
+          { id: "m1", role: "some-future-role", subagentRunId: "s1" },
+        ],
+      },
+      { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s1" },
+      { type: "TEXT_MESSAGE_END", messageId: "m1" },
+      RF,
+    ];
+    // These rules: the last occurrence in a snapshot wins (SPEC §8.5), so s1 owns m1.
+    expect(codes(warnings(stream))).toEqual([["CLIENT_REJECTS", 2]]);
   });
 
   it("@ag-ui/client 1.0.0's HttpAgent errors the run", async () => {
-    const stream = [custom, RS, RF];
+    const stream = [RS, future(), RF];
     expect(() => verifyAll(stream)).not.toThrow();
-    expect(codes(warnings(stream))).toEqual([["CLIENT_REJECTS", 0]]);
+    expect(codes(warnings(stream))).toEqual([["CLIENT_REJECTS", 1]]);
     const body = stream.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
     const agent = new HttpAgent({
       url: "https://agent.example/run",
       fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
     });
-    await expect(agent.runAgent({ runId: "r1" })).rejects.toThrow(
-      "First event must be 'RUN_STARTED'",
-    );
+    await expect(agent.runAgent({ runId: "r1" })).rejects.toThrow(/subtype/);
   });
 
-  it("@ag-ui/client 1.0.0 errors the run at an unpaired REASONING_END", async () => {
-    const stream = [RS, { type: "REASONING_END", messageId: "r1" }, RF];
-    expect(codes(warnings(stream))).toEqual([["CLIENT_REJECTS", 1]]);
-    await expect(replay(stream)).rejects.toThrow(/No active reasoning span/);
+  it("@ag-ui/client 1.0.0 errors the run where two reasoning openers disagree", async () => {
+    const stream = [
+      RS,
+      { type: "REASONING_START", messageId: "r", subagentRunId: "s1" },
+      { type: "REASONING_MESSAGE_START", messageId: "r", role: "reasoning", subagentRunId: "s2" },
+      RF,
+    ];
+    await expect(replay(stream)).rejects.toThrow(/does not match the reasoning message 'r'/);
   });
 });
 
@@ -733,7 +844,7 @@ describe("hostile values in the fields only the warnings read (SPEC §17.4)", ()
     const revoked = Proxy.revocable([], {});
     revoked.revoke();
     const events = [
-      throwing(RS, "threadId"),
+      RS,
       { type: "STATE_SNAPSHOT", snapshot: { a: 1 } },
       throwing({ type: "STATE_DELTA" }, "delta"),
       { type: "STATE_DELTA", delta: [throwing({ op: "add", path: "/b" }, "value")] },
@@ -741,9 +852,10 @@ describe("hostile values in the fields only the warnings read (SPEC §17.4)", ()
       start("c1"),
       throwing(args("c1", ""), "delta"),
       end("c1"),
-      throwing({ type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "n" }, "outcome"),
+      throwing({ type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "n" }, "description"),
       { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
-      { type: "REASONING_END", messageId: "r1" }, // the client would reject it, but is no longer followed
+      // The client would reject it, but is no longer followed.
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "future", entityId: "x" },
       { ...RF, runId: 7n },
     ];
     const report = lint(events);

@@ -7,7 +7,7 @@ import { type VerifierOptions, VerifyError, verifyAll } from "../src/index.ts";
 import { type Finding, Linter, lint, lintStream } from "../src/lint/index.ts";
 import { agUiSchema } from "../src/schema/index.ts";
 import { SPEC_CASES } from "./support/spec-cases.ts";
-import { type Ev, sequentialRuns, validRun } from "./support/valid-run.ts";
+import { type Ev, sequentialRuns, validRun, validStream } from "./support/valid-run.ts";
 
 function verdictOf(events: readonly unknown[], options: VerifierOptions): VerifyError | undefined {
   try {
@@ -44,7 +44,7 @@ function expectInvariant(events: readonly unknown[], options: VerifierOptions, l
 describe("the first-error invariant", () => {
   it.each(SPEC_CASES.map((c) => [`SPEC.md:${c.line} ${c.header}`, c] as const))("%s", (name, c) => {
     const options: VerifierOptions = {
-      allowSequentialRuns: c.sequential,
+      ...(c.draft ? { protocol: "draft" as const } : {}),
       ...(c.schema ? { schema: agUiSchema } : {}),
       ...(c.maxIds === undefined ? {} : { maxIds: c.maxIds }),
     };
@@ -56,6 +56,7 @@ describe("the first-error invariant", () => {
     .tuple(
       fc.oneof(
         validRun,
+        validStream,
         sequentialRuns.map((runs) => runs.flat()),
       ),
       fc.array(
@@ -86,16 +87,17 @@ describe("the first-error invariant", () => {
           if (key !== undefined) out[i] = { ...e, [key]: b % 3 === 0 ? null : undefined };
         } else out.splice(i, 0, b % 2 === 0 ? null : { type: 7 });
       }
-      return { events: out, sequential };
+      return { events: out, draft: sequential };
     });
 
   it("holds on 5,000 generated runs with mutations", () => {
     let invalid = 0;
     fc.assert(
-      fc.property(mutated, ({ events, sequential }) => {
-        if (verdictOf(events, { allowSequentialRuns: sequential }) !== undefined) invalid++;
-        expectInvariant(events, { allowSequentialRuns: sequential }, "generated");
-        expectInvariant(events, { allowSequentialRuns: sequential, maxIds: 4 }, "maxIds 4");
+      fc.property(mutated, ({ events, draft }) => {
+        const protocol = draft ? ("draft" as const) : ("1.1" as const);
+        if (verdictOf(events, { protocol }) !== undefined) invalid++;
+        expectInvariant(events, { protocol }, "generated");
+        expectInvariant(events, { protocol, maxIds: 4 }, "maxIds 4");
       }),
       { numRuns: 5_000, seed: 18_001 },
     );
@@ -184,7 +186,7 @@ describe("going on after an error", () => {
       { ...RS, input: { messages: 5 } },
       { type: "TEXT_MESSAGE_START", messageId: "m1", subagentRunId: "s2" },
     ];
-    const report = lint(events, { allowSequentialRuns: true });
+    const report = lint(events);
     // The malformed RUN_STARTED is dropped, so no run is open for the next event.
     expect(codes(report.findings).slice(0, 2)).toEqual([
       ["FIELD_WRONG_TYPE", 4, 1],
@@ -199,8 +201,8 @@ describe("going on after an error", () => {
 
   it("keeps the 3 events before the first error, and only there", () => {
     const events = [
-      { type: "RAW", event: 1 },
       RS,
+      { type: "RAW", event: 1 },
       { type: "CUSTOM", name: "a" },
       { type: "CUSTOM", name: "b" },
       { type: "STEP_FINISHED", stepName: "x" },
@@ -208,7 +210,8 @@ describe("going on after an error", () => {
       RF,
     ];
     const errors = lint(events).findings.filter((f) => f.severity === "error");
-    expect(errors[0]?.before).toEqual([RS, events[2], events[3]]);
+    expect(errors[0]?.index).toBe(4);
+    expect(errors[0]?.before).toEqual([events[1], events[2], events[3]]);
     expect(errors[1]?.before).toBeUndefined();
   });
 });
@@ -334,7 +337,7 @@ describe("lintStream", () => {
 
   it("gives the verifier's first error on every SPEC example written as SSE, cut anywhere", async () => {
     for (const c of SPEC_CASES) {
-      if (c.schema || c.sequential || c.maxIds !== undefined) continue;
+      if (c.schema || c.draft || c.maxIds !== undefined) continue;
       const text = sse(c.events.map((e) => `data: ${JSON.stringify(e)}`));
       const bytes = new TextEncoder().encode(text);
       const chunks: Uint8Array[] = [];

@@ -8,6 +8,11 @@
 // records where each message's first field line starts, so the expected output of every
 // case is computed from the input's own layout and a `Verifier` run over the values, never
 // from the proxy. The output is also parsed by a small SSE reader written here.
+//
+// SPEC version 4 (AG-UI 1.1): in "run-error" mode the proxy appends its RUN_ERROR wherever
+// 1.1 lets one stand (before any run, in a run, after RUN_FINISHED), never after a
+// RUN_ERROR, and marks it as its own: code "AG_UI_VERIFY_…", message "ag-ui-verify rejected
+// the stream: …". A response that is not an event stream passes through untouched.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -224,35 +229,48 @@ function decodedValue(item: Item): unknown {
   }
 }
 
+/** Where a stream stands after its verified events (SPEC §5), as the test tracks it. */
+type Phase = "before any run" | "running" | "finished" | "failed";
+
 interface Verdict {
   /** How many values were verified before the violation (all of them when valid). */
   verified: number;
   error: VerifyError | undefined;
-  /** Whether a run was open after the verified values. */
-  runOpen: boolean;
+  /** Where the stream stood after the verified values. */
+  phase: Phase;
 }
 
 function verdictOf(values: readonly unknown[]): Verdict {
   const verifier = new Verifier();
-  let runOpen = false;
+  let phase: Phase = "before any run";
   for (const [i, value] of values.entries()) {
     try {
       verifier.verify(value);
     } catch (error) {
       if (!isVerifyError(error)) throw error;
-      return { verified: i, error, runOpen };
+      return { verified: i, error, phase };
     }
     const type = typeof value === "object" && value !== null && Reflect.get(value, "type");
-    if (type === "RUN_STARTED") runOpen = true;
-    if (type === "RUN_FINISHED" || type === "RUN_ERROR") runOpen = false;
+    if (type === "RUN_STARTED") phase = "running";
+    if (type === "RUN_FINISHED") phase = "finished";
+    if (type === "RUN_ERROR") phase = "failed";
   }
   try {
     verifier.end();
   } catch (error) {
     if (!isVerifyError(error)) throw error;
-    return { verified: values.length, error, runOpen };
+    return { verified: values.length, error, phase };
   }
-  return { verified: values.length, error: undefined, runOpen };
+  return { verified: values.length, error: undefined, phase };
+}
+
+/** The RUN_ERROR the proxy appends for a VerifyError: marked as its own (SPEC §16). */
+function markedRunError(error: VerifyError) {
+  return {
+    type: "RUN_ERROR",
+    message: `ag-ui-verify rejected the stream: ${error.message}`,
+    code: `AG_UI_VERIFY_${error.code}`,
+  };
 }
 
 /** Every CR and CRLF written as LF (the bytes are UTF-8: CR and LF never occur inside a character). */
@@ -272,9 +290,9 @@ function lfOnly(bytes: Uint8Array): Uint8Array {
 /**
  * What the proxy must write for `framed` when the first `values.length` of its messages
  * arrive (the rest cut off): the input up to the first field line of the first message not
- * verified (all of it when every message is), line ends converted for `lf`, then a
- * RUN_ERROR in run-error mode while a run is open. A BOM alone is not released: it is
- * neither a message nor a line.
+ * verified (all of it when every message is), line ends converted for `lf`, then in
+ * run-error mode the marked RUN_ERROR, unless the last verified event was a RUN_ERROR. A
+ * BOM alone is not released: it is neither a message nor a line.
  */
 function expected(framed: Framed, values: readonly unknown[], options: VerifyResponseOptions) {
   const verdict = verdictOf(values);
@@ -284,8 +302,8 @@ function expected(framed: Framed, values: readonly unknown[], options: VerifyRes
   if (options.lineEnds === "lf") released = lfOnly(released);
   const error = verdict.error;
   let events = values.slice(0, verdict.verified);
-  if (error !== undefined && options.onViolation === "run-error" && verdict.runOpen) {
-    const runError = { type: "RUN_ERROR", message: error.message, code: error.code };
+  if (error !== undefined && options.onViolation === "run-error" && verdict.phase !== "failed") {
+    const runError = markedRunError(error);
     released = concat([released, runErrorMessage(released, runError)]);
     events = [...events, runError];
   }
@@ -432,10 +450,13 @@ describe("verifyResponse: the upstream's own bytes", () => {
 // ---------------------------------------------------------------------------------------
 // Violations
 
-/** Items that break a rule wherever they are put into a valid run (the Verifier says which). */
+/**
+ * Items that break a rule wherever they are put into a valid stream (the Verifier says
+ * which). A second RUN_STARTED is not one since version 4: after a run closes it is a new run.
+ */
 const BAD_ITEMS: Item[] = [
   { event: { type: "TEXT_MESSAGE_CONTENT", messageId: "never-opened", delta: "x" } },
-  { event: { type: "RUN_STARTED", threadId: "t1", runId: "again" } },
+  { event: { type: "TOOL_CALL_END", toolCallId: "never-opened" } },
   { event: { type: "TEXT_MESSAGE_START", role: "assistant" } },
   { data: "[DONE]" },
   { data: "42" },
@@ -491,8 +512,9 @@ describe("verifyResponse: violations", () => {
             expect(isVerifyError(out.upstream.reason) && out.upstream.reason.code).toBe(
               want.verdict.error?.code,
             );
-          if (options.onViolation === "run-error" && want.verdict.runOpen) {
-            expect(() => verifyAll(want.events)).not.toThrow();
+          // In every phase, what a run-error body carries is a stream 1.1 accepts.
+          if (options.onViolation === "run-error") {
+            expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
           }
         }
       }),
@@ -528,7 +550,11 @@ describe("verifyResponse: violations", () => {
           events.slice(0, i),
           options,
         );
-        expect(want.verdict.error?.code).toMatch(/^STREAM_ENDED_BEFORE_RUN_/);
+        // Cut after a run closed (a stream may hold several, or a late RUN_ERROR), the
+        // partial message is all that is lost: no violation, a clean end.
+        const closed = want.verdict.phase === "finished" || want.verdict.phase === "failed";
+        if (closed) expect(want.verdict.error).toBeUndefined();
+        else expect(want.verdict.error?.code).toMatch(/^STREAM_ENDED_BEFORE_RUN_/);
       }),
       { numRuns: 150 },
     );
@@ -537,7 +563,9 @@ describe("verifyResponse: violations", () => {
   it("a run that never closes: every message and the comment after it, then RUN_ERROR", async () => {
     await fc.assert(
       fc.asyncProperty(validRun, seed, cuts, modes, async (events, s, points, options) => {
-        const open = events.slice(0, -1);
+        // Everything before the first RUN_FINISHED or RUN_ERROR: the first run, left open.
+        const close = events.findIndex((e) => e.type === "RUN_FINISHED" || e.type === "RUN_ERROR");
+        const open = events.slice(0, close === -1 ? -1 : close);
         const framed = frame(asItems(open), s);
         const { want } = await expectProxied(cutAt(framed.bytes, points), framed, open, options);
         expect(want.verdict.error?.code).toMatch(/^STREAM_ENDED_BEFORE_RUN_/);
@@ -551,7 +579,7 @@ describe("verifyResponse: violations", () => {
     const out = await proxy([utf8.encode(`${start}: cut sh`)], { onViolation: "run-error" });
     const body = text.decode(out.bytes);
     expect(body.startsWith(`${start}: cut sh\ndata: {"type":"RUN_ERROR",`)).toBe(true);
-    expect(body.endsWith(`"code":"STREAM_ENDED_BEFORE_RUN_CLOSED"}\n\n`)).toBe(true);
+    expect(body.endsWith(`"code":"AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED"}\n\n`)).toBe(true);
   });
 
   it("mid-stream, a line that starts with U+FEFF keeps it: no BOM to drop there", async () => {
@@ -569,19 +597,18 @@ describe("verifyResponse: violations", () => {
     }
   });
 
-  it("passes its options on: allowSequentialRuns and maxBufferSize", async () => {
+  it("passes several runs in one stream; passes maxBufferSize on", async () => {
     const run = [
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
     ];
     const one = utf8.encode(run.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
     const two = concat([one, one]);
-    const strict = await proxy([two]);
-    expectBytes(strict.bytes, one);
-    expect(isVerifyError(strict.error) && strict.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
-    const lenient = await proxy([two], { allowSequentialRuns: true });
-    expectBytes(lenient.bytes, two);
-    expect(lenient.errored).toBe(false);
+    for (const onViolation of ["error", "run-error"] as const) {
+      const both = await proxy([two], { onViolation });
+      expectBytes(both.bytes, two);
+      expect(both.errored).toBe(false);
+    }
     const small = await proxy(cutAt(one, [4, 8, 12, 16, 20]), { maxBufferSize: 16 });
     expect(small.bytes).toHaveLength(0);
     expect(isVerifyError(small.error) && small.error.code).toBe("SSE_BUFFER_OVERFLOW");
@@ -621,7 +648,7 @@ describe("verifyResponse: a schema (SPEC §14)", () => {
     const ended = await proxy([input], { schema: assistantOnly, onViolation: "run-error" });
     expect(readSse(ended.bytes).at(-1)).toMatchObject({
       type: "RUN_ERROR",
-      code: "SCHEMA_MISMATCH",
+      code: "AG_UI_VERIFY_SCHEMA_MISMATCH",
     });
     const valid = await proxy([utf8.encode(STARTED + MSG_START)], { schema: assistantOnly });
     expect(isVerifyError(valid.error) && valid.error.code).toBe("STREAM_ENDED_BEFORE_RUN_CLOSED");
@@ -640,6 +667,133 @@ describe("verifyResponse: a schema (SPEC §14)", () => {
       expect(out.bytes).toHaveLength(0);
       expect(out.error).toBeInstanceOf(TypeError);
       expect(out.upstream.cancelled).toBe(true);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Where the appended RUN_ERROR stands (AG-UI 1.1's lifecycle), and how it is marked
+
+describe("verifyResponse: the appended RUN_ERROR, by phase (SPEC §16, version 4)", () => {
+  const PRODUCER_ERROR = { type: "RUN_ERROR", message: "model overloaded", code: "E" };
+  const OWN = message(PRODUCER_ERROR);
+  const FUTURE = message({ type: "FUTURE" });
+  /** Breaks a rule in every phase: never opened, so not open in a run; no event after one. */
+  const BAD = message({ type: "TEXT_MESSAGE_CONTENT", messageId: "m9", delta: "x" });
+
+  /** Where the stream stands when BAD arrives, what came before it, and BAD's code there. */
+  const phases: [string, string, string][] = [
+    ["before any run", "", "EVENT_BEFORE_RUN_STARTED"],
+    [
+      "before any run, after an unknown event and a heartbeat",
+      `${FUTURE}: ping\n`,
+      "EVENT_BEFORE_RUN_STARTED",
+    ],
+    ["while a run is open", STARTED + MSG_START, "TEXT_MESSAGE_NOT_OPEN"],
+    ["after RUN_FINISHED (a late failure)", STARTED + FINISHED, "EVENT_AFTER_RUN_CLOSED"],
+    ["while the second run is open", STARTED + FINISHED + STARTED, "TEXT_MESSAGE_NOT_OPEN"],
+    [
+      "after a failed run, the next one finished",
+      STARTED + OWN + STARTED + FINISHED,
+      "EVENT_AFTER_RUN_CLOSED",
+    ],
+  ];
+
+  it.each(phases)("%s: run-error appends the marked RUN_ERROR", async (_, before, code) => {
+    for (const chunks of [[before + BAD], [before, BAD]]) {
+      const out = await proxy(
+        chunks.filter((c) => c !== "").map((c) => utf8.encode(c)),
+        { onViolation: "run-error" },
+      );
+      expect(out.errored).toBe(false);
+      expect(out.upstream.cancelled).toBe(true);
+      const body = text.decode(out.bytes);
+      expect(body.startsWith(before)).toBe(true);
+      const appended = readSse(utf8.encode(body.slice(before.length)));
+      expect(appended).toEqual([
+        {
+          type: "RUN_ERROR",
+          message: expect.stringMatching(/^ag-ui-verify rejected the stream: \S/),
+          code: `AG_UI_VERIFY_${code}`,
+        },
+      ]);
+      // The output is a stream 1.1 accepts: after RUN_FINISHED, a late RUN_ERROR fails the
+      // run that reported success.
+      expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+    }
+  });
+
+  it.each(phases)('%s: "error" errors the body with the VerifyError', async (_, before, code) => {
+    const out = await proxy([utf8.encode(before + BAD)]);
+    expect(text.decode(out.bytes)).toBe(before);
+    expect(isVerifyError(out.error) && out.error.code).toBe(code);
+    expect(out.upstream.cancelled).toBe(true);
+  });
+
+  // After RUN_ERROR the run already failed, and 1.1 accepts no second RUN_ERROR.
+  const failed: [string, string][] = [
+    ["after the producer's RUN_ERROR", STARTED + MSG_START + OWN],
+    ["after a RUN_ERROR before any run", OWN],
+    ["after a late RUN_ERROR", STARTED + FINISHED + OWN],
+    ["after the second run failed", STARTED + FINISHED + STARTED + OWN],
+  ];
+
+  it.each(failed)("%s: run-error just closes the body", async (_, before) => {
+    const out = await proxy([utf8.encode(before + BAD + FINISHED)], { onViolation: "run-error" });
+    expect(out.errored).toBe(false);
+    expect(text.decode(out.bytes)).toBe(before);
+    expect(out.upstream.cancelled).toBe(true);
+    expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+    const strict = await proxy([utf8.encode(before + BAD)]);
+    expect(text.decode(strict.bytes)).toBe(before);
+    expect(isVerifyError(strict.error) && strict.error.code).toBe("EVENT_AFTER_RUN_CLOSED");
+  });
+
+  it("the end of input before any run, or inside one, is a violation there too", async () => {
+    for (const [input, code] of [
+      ["", "STREAM_ENDED_BEFORE_RUN_STARTED"],
+      [`${FUTURE}: bye\n`, "STREAM_ENDED_BEFORE_RUN_STARTED"],
+      [STARTED + FINISHED + STARTED, "STREAM_ENDED_BEFORE_RUN_CLOSED"],
+    ] as const) {
+      const out = await proxy(input === "" ? [] : [utf8.encode(input)], {
+        onViolation: "run-error",
+      });
+      expect(text.decode(out.bytes).startsWith(input)).toBe(true);
+      expect(readSse(out.bytes).at(-1)).toMatchObject({ code: `AG_UI_VERIFY_${code}` });
+      expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+    }
+  });
+
+  // 1.1 on a consumer that rejects a stream and the producer's own RUN_ERROR: "A consumer
+  // MUST NOT present one as the other." The proxy marks its own, and leaves the
+  // producer's as it came.
+  it('marks its RUN_ERROR: code "AG_UI_VERIFY_" + the VerifyError\'s code, message "ag-ui-verify rejected the stream: " + its message', async () => {
+    const input = STARTED + MSG_START + BAD;
+    const strict = await proxy([utf8.encode(input)]);
+    const error = strict.error;
+    if (!isVerifyError(error)) throw new Error("expected a VerifyError");
+    const ended = await proxy([utf8.encode(input)], { onViolation: "run-error" });
+    const last = readSse(ended.bytes).at(-1);
+    expect(last).toEqual({
+      type: "RUN_ERROR",
+      message: `ag-ui-verify rejected the stream: ${error.message}`,
+      code: `AG_UI_VERIFY_${error.code}`,
+    });
+    expect(last).toEqual(markedRunError(error));
+  });
+
+  it("passes the producer's own RUN_ERROR through byte for byte, its code unmarked", async () => {
+    const own = `id: 9\r\ndata: ${JSON.stringify(PRODUCER_ERROR)}\r\n\r\n`;
+    for (const before of ["", STARTED, STARTED + FINISHED]) {
+      const input = utf8.encode(before + own);
+      const out = await proxy([input], { onViolation: "run-error" });
+      expect(out.errored).toBe(false);
+      expectBytes(out.bytes, input);
+      const events = readSse(out.bytes);
+      expect(events.at(-1)).toEqual(PRODUCER_ERROR);
+      expect(
+        events.filter((e) => String(Reflect.get(Object(e), "code")).startsWith("AG_UI_VERIFY_")),
+      ).toEqual([]);
     }
   });
 });
@@ -742,9 +896,9 @@ describe("verifyResponse: when bytes are released", () => {
     const upstream = manualUpstream();
     const proxy = pumped(upstream);
     expect(await proxy.settle(STARTED + FINISHED.slice(0, -1))).toBe(STARTED);
-    // Its blank line completes RUN_FINISHED; a second RUN_STARTED in the same chunk breaks
+    // Its blank line completes RUN_FINISHED; a TEXT_MESSAGE_START in the same chunk breaks
     // rule 2, and none of its bytes come out.
-    upstream.send(`\n${STARTED}`);
+    upstream.send(`\n${MSG_START}`);
     const error = await proxy.done.then(
       () => undefined,
       (e: unknown) => e,
@@ -778,56 +932,114 @@ async function sendAll(upstream: Upstream, chunk: string): Promise<void> {
 describe("verifyResponse: an upstream network error", () => {
   const reset = () => new TypeError("terminated");
   const partial = MSG_START.slice(0, 25);
+  const PRODUCER_ERROR = message({ type: "RUN_ERROR", message: "model overloaded", code: "E" });
+  /** The words the proxy puts before the runtime's own text. */
+  const FAILED_BODY =
+    "ag-ui-verify rejected the stream: the agent's response body failed before the stream ended";
 
-  it('while a run is open: "error" errors the body with the upstream error', async () => {
+  /** The proxy over an upstream that sends `before`, then fails with `error`. */
+  async function broken(before: string, error: unknown, options?: VerifyResponseOptions) {
     const upstream = manualUpstream();
-    const body = verifyResponse(new Response(upstream.body, { headers: SSE })).body;
-    const output = drain(body);
-    await sendAll(upstream, STARTED + MSG_START + partial);
-    const error = reset();
+    const response = verifyResponse(new Response(upstream.body, { headers: SSE }), options);
+    const output = drain(response.body);
+    if (before !== "") await sendAll(upstream, before);
     upstream.fail(error);
-    const out = await output;
-    expect(text.decode(out.bytes)).toBe(STARTED + MSG_START);
-    expect(out.error).toBe(error);
-  });
+    return output;
+  }
 
-  it('while a run is open: "run-error" ends with RUN_ERROR, code UPSTREAM_ERROR', async () => {
+  // Before any run (nothing, a heartbeat, an event of a type 1.1 does not know) and while
+  // a run is open, the stream is incomplete: a failure the client must see.
+  const FUTURE = message({ type: "FUTURE" });
+  /** Where the stream stands, what the upstream sent, and what of it is verified. */
+  const incomplete: [string, string, string][] = [
+    ["before any byte", "", ""],
+    ["before any run, after a heartbeat", ": ping\n", ": ping\n"],
+    ["before any run, after an unknown event", FUTURE + partial, FUTURE],
+    ["while a run is open", STARTED + MSG_START + partial, STARTED + MSG_START],
+    ["in the second run", STARTED + FINISHED + STARTED, STARTED + FINISHED + STARTED],
+  ];
+  for (const [where, before, released] of incomplete) {
+    it(`${where}: "error" errors the body with the upstream error`, async () => {
+      const error = reset();
+      const out = await broken(before, error);
+      expect(text.decode(out.bytes)).toBe(released);
+      expect(out.error).toBe(error);
+    });
+
+    it(`${where}: "run-error" appends RUN_ERROR AG_UI_VERIFY_UPSTREAM_ERROR`, async () => {
+      const out = await broken(before, reset(), { onViolation: "run-error" });
+      expect(out.errored).toBe(false);
+      const runError = {
+        type: "RUN_ERROR",
+        message: `${FAILED_BODY}: terminated`,
+        code: "AG_UI_VERIFY_UPSTREAM_ERROR",
+      };
+      expect(text.decode(out.bytes)).toBe(released + message(runError));
+      expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+    });
+  }
+
+  it('"run-error" keeps CRLF framing or writes LF, then the RUN_ERROR', async () => {
     for (const lineEnds of ["keep", "lf"] as const) {
-      const upstream = manualUpstream();
-      const response = verifyResponse(new Response(upstream.body, { headers: SSE }), {
+      const head = STARTED.replaceAll("\n", "\r\n");
+      const out = await broken(head + MSG_START + partial, reset(), {
         onViolation: "run-error",
         lineEnds,
       });
-      const output = drain(response.body);
-      await sendAll(upstream, STARTED.replaceAll("\n", "\r\n") + MSG_START + partial);
-      upstream.fail(reset());
-      const out = await output;
-      expect(out.errored).toBe(false);
-      const runError = { type: "RUN_ERROR", message: "terminated", code: "UPSTREAM_ERROR" };
-      const head = lineEnds === "keep" ? STARTED.replaceAll("\n", "\r\n") : STARTED;
-      expect(text.decode(out.bytes)).toBe(head + MSG_START + message(runError));
-      expect(() => verifyAll(readSse(out.bytes))).not.toThrow();
+      const runError = {
+        type: "RUN_ERROR",
+        message: `${FAILED_BODY}: terminated`,
+        code: "AG_UI_VERIFY_UPSTREAM_ERROR",
+      };
+      const want = (lineEnds === "keep" ? head : STARTED) + MSG_START + message(runError);
+      expect(text.decode(out.bytes)).toBe(want);
     }
   });
 
-  it.each(["error", "run-error"] as const)(
-    "with no run open, the body errors with the upstream error (%s)",
-    async (onViolation) => {
-      for (const before of ["", `${STARTED}${FINISHED}`, ": ping\n"]) {
-        const upstream = manualUpstream();
-        const response = verifyResponse(new Response(upstream.body, { headers: SSE }), {
-          onViolation,
-        });
-        const output = drain(response.body);
-        if (before !== "") await sendAll(upstream, before);
-        const error = reset();
-        upstream.fail(error);
-        const out = await output;
-        expect(text.decode(out.bytes)).toBe(before);
-        expect(out.error).toBe(error);
-      }
-    },
-  );
+  it("the appended message names the failure even when the runtime gives no text", async () => {
+    const unreadable = new Error("hidden");
+    Object.defineProperty(unreadable, "message", {
+      get() {
+        throw new Error("no message for you");
+      },
+    });
+    for (const error of [new TypeError(""), unreadable]) {
+      const out = await broken(STARTED, error, { onViolation: "run-error" });
+      expect(readSse(out.bytes).at(-1)).toEqual({
+        type: "RUN_ERROR",
+        message: FAILED_BODY,
+        code: "AG_UI_VERIFY_UPSTREAM_ERROR",
+      });
+    }
+    const plain = await broken(STARTED, "socket hang up", { onViolation: "run-error" });
+    expect(readSse(plain.bytes).at(-1)).toMatchObject({
+      message: `${FAILED_BODY}: socket hang up`,
+    });
+  });
+
+  // After RUN_FINISHED or RUN_ERROR every run the stream carried is whole: the reset loses
+  // nothing, and the body ends as if the upstream had closed. A partial message or a
+  // heartbeat after the close changes nothing.
+  const closed: [string, string][] = [
+    ["after RUN_FINISHED", STARTED + FINISHED],
+    ["after RUN_FINISHED and a heartbeat", `${STARTED + FINISHED}: ping\n`],
+    ["after the producer's RUN_ERROR", STARTED + PRODUCER_ERROR],
+    ["after a RUN_ERROR before any run", PRODUCER_ERROR],
+    ["after a late RUN_ERROR", STARTED + FINISHED + PRODUCER_ERROR],
+    ["after the second run finished", STARTED + PRODUCER_ERROR + STARTED + FINISHED],
+  ];
+  for (const [where, before] of closed) {
+    it.each(["error", "run-error"] as const)(
+      `${where}: the body just closes, nothing appended (%s)`,
+      async (onViolation) => {
+        for (const tail of ["", partial]) {
+          const out = await broken(before + tail, reset(), { onViolation });
+          expect(out.errored).toBe(false);
+          expect(text.decode(out.bytes)).toBe(before);
+        }
+      },
+    );
+  }
 });
 
 // ---------------------------------------------------------------------------------------
@@ -904,10 +1116,69 @@ describe("verifyResponse: status and headers", () => {
     expect(isVerifyError(failed.error) && failed.error.code).toBe(
       "STREAM_ENDED_BEFORE_RUN_STARTED",
     );
+    // Before any run a RUN_ERROR may stand (1.1: a stream may begin with one).
     const closed = await drain(
       verifyResponse(new Response(null), { onViolation: "run-error" }).body,
     );
-    expect(closed).toMatchObject({ errored: false, chunks: [] });
+    expect(closed.errored).toBe(false);
+    expect(readSse(closed.bytes)).toEqual([
+      {
+        type: "RUN_ERROR",
+        message: `ag-ui-verify rejected the stream: ${isVerifyError(failed.error) && failed.error.message}`,
+        code: "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_STARTED",
+      },
+    ]);
+  });
+
+  // Version 4: an agent that answers with something other than an event stream (a JSON
+  // error, an HTML error page) sends no events, and a client reads none from it.
+  const notStreams: [string, () => Response][] = [
+    ["a JSON 200", () => Response.json({ error: "quota", detail: "☕ 東京" })],
+    [
+      "an HTML 200",
+      () =>
+        new Response("<!doctype html><p>Bad gateway\r\n</p>", {
+          headers: { "content-type": "text/html; charset=utf-8", "content-length": "35" },
+        }),
+    ],
+    [
+      "a JSON 500",
+      () =>
+        new Response('{"error":"boom"}', {
+          status: 500,
+          headers: { "content-type": "application/json" },
+        }),
+    ],
+    [
+      "a text/plain 200",
+      () => new Response("data: {}\n\n", { headers: { "content-type": "text/plain" } }),
+    ],
+  ];
+
+  it.each(notStreams)("%s passes through untouched, body byte for byte", async (_, make) => {
+    for (const onViolation of ["error", "run-error"] as const) {
+      const upstream = make();
+      const bytes = new Uint8Array(await make().arrayBuffer());
+      const response = verifyResponse(upstream, { onViolation, lineEnds: "lf" });
+      expect(response).toBe(upstream);
+      expect(response.status).toBe(upstream.status);
+      expect([...response.headers]).toEqual([...make().headers]);
+      const out = await drain(response.body);
+      expect(out.errored).toBe(false);
+      expectBytes(out.bytes, bytes);
+    }
+  });
+
+  it("a content type naming an event stream in any case, with parameters, is verified", async () => {
+    for (const type of ["TEXT/Event-Stream", " text/event-stream ; charset=utf-8"]) {
+      const upstream = new Response(STARTED + MSG_START, { headers: { "content-type": type } });
+      const response = verifyResponse(upstream, { onViolation: "run-error" });
+      expect(response).not.toBe(upstream);
+      const events = readSse(new Uint8Array(await response.arrayBuffer()));
+      expect(events.at(-1)).toMatchObject({
+        code: "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
+      });
+    }
   });
 });
 
@@ -934,11 +1205,21 @@ describe("verifyingFetch", () => {
     const init = { method: "POST", body: "{}" };
     const response = await verifyingFetch({ fetch })("https://agent.test/run", init);
     expect(calls).toEqual([["https://agent.test/run", init]]);
-    const events = readSse(new Uint8Array(await response.arrayBuffer()));
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body.includes(CR)).toBe(false);
+    const events = readSse(body);
+    // After RUN_FINISHED, the violation fails the run that reported success (1.1's late
+    // RUN_ERROR), so the client does not take it for one.
     expect(events).toEqual([
       { type: "RUN_STARTED", threadId: "t", runId: "r" },
       { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+      {
+        type: "RUN_ERROR",
+        message: expect.stringMatching(/^ag-ui-verify rejected the stream: /),
+        code: "AG_UI_VERIFY_EVENT_AFTER_RUN_CLOSED",
+      },
     ]);
+    expect(() => verifyAll(events)).not.toThrow();
     const strict = await verifyingFetch({ fetch, onViolation: "error", lineEnds: "keep" })("x");
     const out = await drain(strict.body);
     expect(text.decode(out.bytes)).toBe(CRLF_RUN);
@@ -951,21 +1232,35 @@ describe("verifyingFetch", () => {
     const events = readSse(new Uint8Array(await response.arrayBuffer()));
     expect(events.at(-1)).toMatchObject({
       type: "RUN_ERROR",
-      code: "STREAM_ENDED_BEFORE_RUN_CLOSED",
+      code: "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
     });
     expect(() => verifyAll(events)).not.toThrow();
   });
 
+  it("a 2xx response without a content type is read as SSE, as verifyResponse reads it", async () => {
+    const original = new Response(new Blob([STARTED]).stream());
+    const response = await verifyingFetch({ fetch: async () => original })("https://agent.test");
+    expect(response).not.toBe(original);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const events = readSse(new Uint8Array(await response.arrayBuffer()));
+    expect(events.at(-1)).toMatchObject({ code: "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED" });
+  });
+
   it.each([
     ["a 500", () => new Response("boom", { status: 500, headers: SSE })],
+    ["a 404 event stream", () => new Response(STARTED + MSG_START, { status: 404, headers: SSE })],
     ["a 204 without a content type", () => new Response(null, { status: 204 })],
-    ["a JSON 200", () => Response.json({ ok: true })],
-    ["a 200 without a content type", () => new Response(new Blob([STARTED]).stream())],
-    ["an HTML 200", () => new Response("<p>hi</p>", { headers: { "content-type": "text/html" } })],
-  ])("%s comes back untouched, the same object", async (_, make) => {
+    ["a JSON 200", () => Response.json({ ok: true, text: "東京" })],
+    [
+      "an HTML 200",
+      () => new Response("<p>hi</p>\r\n", { headers: { "content-type": "text/html" } }),
+    ],
+  ])("%s comes back untouched, the same object, its body byte for byte", async (_, make) => {
     const original = make();
+    const bytes = new Uint8Array(await make().arrayBuffer());
     const response = await verifyingFetch({ fetch: async () => original })("https://agent.test");
     expect(response).toBe(original);
+    expectBytes(new Uint8Array(await response.arrayBuffer()), bytes);
   });
 
   it("a thrown error comes back untouched", async () => {

@@ -2,6 +2,8 @@
 // in the order of SPEC §10.2 and §18.2, each under its rule. Every section's example is run
 // here: an error example must fail with its code at the index the section states, a warning
 // example must be a stream the rules accept, for which the linter reports the warning there.
+// A code that is both (a warning by default, an error with protocol "draft": SPEC §18.5) has
+// one section, among the warnings, whose example must also fail with protocol "draft".
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -75,8 +77,13 @@ function sectionsOf(doc: string): Section[] {
 const sections = sectionsOf(DOC);
 const errorCodes: readonly string[] = VERIFY_ERROR_CODES;
 const warningCodes: readonly string[] = WARNING_CODES;
-const errorSections = sections.filter((s) => errorCodes.includes(s.code));
+/** Codes that are warnings by default and errors with protocol "draft" (SPEC §18.5). */
+const bothCodes = errorCodes.filter((c) => warningCodes.includes(c));
+const errorSections = sections.filter(
+  (s) => errorCodes.includes(s.code) && !bothCodes.includes(s.code),
+);
 const warningSections = sections.filter((s) => warningCodes.includes(s.code));
+const bothSections = sections.filter((s) => bothCodes.includes(s.code));
 
 /** The options an example needs, and the words its section must say them in. */
 const OPTIONS: {
@@ -88,6 +95,9 @@ const OPTIONS: {
   SSE_BUFFER_OVERFLOW: { options: { maxBufferSize: 64 }, says: "`maxBufferSize: 64`" },
   ID_LIMIT_EXCEEDED: { options: { maxIds: 2 }, says: "`maxIds: 2`" },
   SCHEMA_MISMATCH: { options: { schema: agUiSchema }, says: "`--strict`" },
+  INTERRUPT_ID_DUPLICATE: { options: { protocol: "draft" }, says: '`protocol: "draft"`' },
+  THREAD_ID_MISMATCH: { options: { protocol: "draft" }, says: '`protocol: "draft"`' },
+  RUN_ID_MISMATCH: { options: { protocol: "draft" }, says: '`protocol: "draft"`' },
 };
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
@@ -123,9 +133,10 @@ async function lintExample(s: Section): Promise<LintReport> {
 
 describe("docs/rules.md", () => {
   it("has one ### section per error code and warning code, in the SPEC's order", () => {
-    expect(sections.map((s) => s.code)).toEqual([...errorCodes, ...warningCodes]);
+    const errorsOnly = errorCodes.filter((c) => !bothCodes.includes(c));
+    expect(sections.map((s) => s.code)).toEqual([...errorsOnly, ...warningCodes]);
     const headings = DOC.split("\n").filter((l) => l.startsWith("### "));
-    expect(headings.length).toBe(errorCodes.length + warningCodes.length);
+    expect(headings.length).toBe(errorsOnly.length + warningCodes.length);
   });
 
   it("links each code from the contents, and every link points at a heading", () => {
@@ -193,6 +204,20 @@ describe("docs/rules.md error examples", () => {
       });
       expect(got.values.length).toBe(s.index);
       expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
+    },
+  );
+});
+
+describe("docs/rules.md warnings that are errors with protocol draft", () => {
+  it.each(bothSections.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s fails with protocol draft at the stated index",
+    (_name, s) => {
+      const input = events(s);
+      const error = thrownBy(() => verifyAll(input, { protocol: "draft" }));
+      expect(error).toBeInstanceOf(VerifyError);
+      if (!(error instanceof VerifyError)) return;
+      expect({ code: error.code, index: error.index }).toEqual({ code: s.code, index: s.index });
+      expect(error.event).toBe(input[s.index]);
     },
   );
 });

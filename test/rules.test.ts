@@ -1,9 +1,10 @@
-// Table-driven conformance rows written from the text of spec/SPEC.md (not from its example
-// blocks, which test/spec-examples covers). Each row is [name, events, options?, expected],
-// fed to `verifyAll`. `expected` is "accepted" or { code, index, field? }; the rule number
-// is checked against the §10.2 table for every rejection, and `field` is checked for every
-// rejection (undefined unless the code is FIELD_* or SCHEMA_MISMATCH). No Node-only APIs: this
-// file also runs under the edge-runtime environment.
+// Table-driven conformance rows written from the text of spec/SPEC.md, version 4 (not from
+// its example blocks, which test/spec-examples covers). Each row is [name, events, options?,
+// expected], fed to `verifyAll`. `expected` is "accepted" or { code, index, field? }; the rule
+// number is checked against the §10.2 table for every rejection, and `field` is checked for
+// every rejection (undefined unless the code is FIELD_*, SCHEMA_MISMATCH or
+// INTERRUPT_ID_DUPLICATE). No Node-only APIs: this file also runs under the edge-runtime
+// environment.
 import { describe, expect, it } from "vitest";
 import { isVerifyError, SseDecodeFailure, Verifier, VerifyError, verifyAll } from "../src/index.ts";
 import type { StandardSchemaV1 } from "../src/schema/standard-schema.ts";
@@ -23,7 +24,7 @@ import {
 // ---------------------------------------------------------------------------------------
 // Row types and helpers.
 
-type Opts = { allowSequentialRuns?: boolean; schema?: StandardSchemaV1; maxIds?: number };
+type Opts = { schema?: StandardSchemaV1; maxIds?: number; protocol?: "1.1" | "draft" };
 type Rejection = { code: Code; index: number; field?: string };
 type Expected = "accepted" | Rejection;
 type Row =
@@ -43,7 +44,7 @@ function about(rule: number, rows: Row[]): Row[] {
 }
 const rej = (code: Code, index: number, field?: string): Rejection =>
   field === undefined ? { code, index } : { code, index, field };
-const SEQ: Opts = { allowSequentialRuns: true };
+const DRAFT: Opts = { protocol: "draft" };
 
 type Ev = Record<string, unknown>;
 const ev = (type: string, fields: Ev = {}): Ev => ({ type, ...fields });
@@ -127,7 +128,12 @@ const shapeRows: Row[] = [
     ["undefined value inside the run", [RS(), undefined], rej("EVENT_NOT_OBJECT", 1)],
     ["null as the first value (shape before phase)", [null], rej("EVENT_NOT_OBJECT", 0)],
     ["array as the first value", [[RS()]], rej("EVENT_NOT_OBJECT", 0)],
-    ["string after RAW before the run", [RAW(), "x"], rej("EVENT_NOT_OBJECT", 1)],
+    [
+      "string after an unknown type before the run",
+      [ev("FUTURE"), "x"],
+      rej("EVENT_NOT_OBJECT", 1),
+    ],
+    ["string after RUN_ERROR first", [RE(), "x"], rej("EVENT_NOT_OBJECT", 1)],
     ["{} as the first value", [{}], rej("EVENT_TYPE_INVALID", 0)],
     ["type null", [RS(), { type: null }], rej("EVENT_TYPE_INVALID", 1)],
     ["type number", [RS(), { type: 7 }], rej("EVENT_TYPE_INVALID", 1)],
@@ -163,18 +169,8 @@ const shapeRows: Row[] = [
       rej("EVENT_TYPE_INVALID", 2),
     ],
     ["numeric type after the close", [RS(), RE(), { type: 3 }], rej("EVENT_TYPE_INVALID", 2)],
-    [
-      "null after the close with allowSequentialRuns",
-      [RS(), RF(), null],
-      SEQ,
-      rej("EVENT_NOT_OBJECT", 2),
-    ],
-    [
-      "typeless after the close with allowSequentialRuns",
-      [RS(), RF(), {}],
-      SEQ,
-      rej("EVENT_TYPE_INVALID", 2),
-    ],
+    ["null after a late RUN_ERROR", [RS(), RF(), RE(), null], rej("EVENT_NOT_OBJECT", 3)],
+    ["typeless after a late RUN_ERROR", [RS(), RF(), RE(), {}], rej("EVENT_TYPE_INVALID", 3)],
     ["INVALID_JSON inside the run", [RS(), fail("INVALID_JSON")], rej("INVALID_JSON", 1)],
     [
       "SSE_BUFFER_OVERFLOW inside the run",
@@ -192,16 +188,15 @@ const shapeRows: Row[] = [
       rej("SSE_BUFFER_OVERFLOW", 0),
     ],
     [
-      "INVALID_JSON after RAW and CUSTOM before the run",
-      [RAW(), CUSTOM(), RAW(), fail("INVALID_JSON")],
+      "INVALID_JSON after unknown types before the run",
+      [ev("FUTURE"), ev("THINKING_START"), ev("future"), fail("INVALID_JSON")],
       rej("INVALID_JSON", 3),
     ],
     ["INVALID_JSON after RUN_FINISHED", [RS(), RF(), fail("INVALID_JSON")], rej("INVALID_JSON", 2)],
     ["INVALID_JSON after RUN_ERROR", [RS(), RE(), fail("INVALID_JSON")], rej("INVALID_JSON", 2)],
     [
-      "SSE_BUFFER_OVERFLOW after the close with allowSequentialRuns",
-      [RS(), RF(), fail("SSE_BUFFER_OVERFLOW")],
-      SEQ,
+      "SSE_BUFFER_OVERFLOW between runs",
+      [RS(), RF(), fail("SSE_BUFFER_OVERFLOW"), RS(), RF()],
       rej("SSE_BUFFER_OVERFLOW", 2),
     ],
     [
@@ -222,14 +217,27 @@ const shapeRows: Row[] = [
 
 const phaseRows: Row[] = [
   ...about(1, [
+    // 1.1: "A stream MUST begin with `RUN_STARTED` or `RUN_ERROR`"; RAW and CUSTOM are events
+    // of a recognised type like any other, so they may not come first (SPEC v4 rule 1).
     ["RUN_FINISHED first", [RF()], rej("EVENT_BEFORE_RUN_STARTED", 0)],
-    ["RUN_ERROR first (§13 #2)", [RE()], rej("EVENT_BEFORE_RUN_STARTED", 0)],
-    ["RUN_ERROR after RAW", [RAW(), RE()], rej("EVENT_BEFORE_RUN_STARTED", 1)],
+    ["RUN_ERROR first: a run that failed before it began", [RE()], ok],
+    ["RUN_ERROR first with its message and code", [RE({ message: "no capacity", code: "E" })], ok],
+    ["RUN_ERROR after an unknown type", [ev("FUTURE"), RE()], ok],
+    ["RAW first, even before a RUN_ERROR", [RAW(), RE()], rej("EVENT_BEFORE_RUN_STARTED", 0)],
     ["TEXT_MESSAGE_START first", [TMS("m1")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
-    ["STATE_DELTA after CUSTOM", [CUSTOM(), ev("STATE_DELTA")], rej("EVENT_BEFORE_RUN_STARTED", 1)],
+    ["CUSTOM first", [CUSTOM(), ev("STATE_DELTA")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
+    [
+      "STATE_DELTA after an unknown type",
+      [ev("FUTURE"), ev("STATE_DELTA")],
+      rej("EVENT_BEFORE_RUN_STARTED", 1),
+    ],
     ["MESSAGES_SNAPSHOT before the run", [SNAP([])], rej("EVENT_BEFORE_RUN_STARTED", 0)],
     ["SUBAGENT_STARTED before the run", [SAS("s1")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
-    ["STEP_STARTED before the run", [RAW(), SS("plan")], rej("EVENT_BEFORE_RUN_STARTED", 1)],
+    [
+      "STEP_STARTED after a THINKING type before the run",
+      [ev("THINKING_START"), SS("plan")],
+      rej("EVENT_BEFORE_RUN_STARTED", 1),
+    ],
     ["TOOL_CALL_RESULT before the run", [TCR("c1", "t1")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
     ["ACTIVITY_SNAPSHOT before the run", [AS("a1")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
     [
@@ -238,8 +246,8 @@ const phaseRows: Row[] = [
       rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
     [
-      "TOOL_CALL_CHUNK before the run",
-      [CUSTOM(), ev("TOOL_CALL_CHUNK")],
+      "TOOL_CALL_CHUNK after an unknown type before the run",
+      [ev("FUTURE"), ev("TOOL_CALL_CHUNK")],
       rej("EVENT_BEFORE_RUN_STARTED", 1),
     ],
     [
@@ -247,62 +255,70 @@ const phaseRows: Row[] = [
       [ev("REASONING_MESSAGE_CHUNK")],
       rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
-    ["THINKING_START before the run", [ev("THINKING_START")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
+    ["REASONING_START before the run", [RST("r1"), RS(), RF()], rej("EVENT_BEFORE_RUN_STARTED", 0)],
+    // §9.2: an unknown type "is accepted anywhere — before the first run, inside a run, after a
+    // close"; §9.5: THINKING_* types are unknown types.
+    ["THINKING_START before the run (§9.5)", [ev("THINKING_START"), RS(), RF()], ok],
     [
-      "THINKING_TEXT_MESSAGE_CONTENT before the run",
-      [RAW(), ev("THINKING_TEXT_MESSAGE_CONTENT")],
+      "THINKING_TEXT_MESSAGE_CONTENT before a run that fails",
+      [ev("THINKING_TEXT_MESSAGE_CONTENT"), RS(), RE()],
+      ok,
+    ],
+    ["unknown type before the run (§13 #1)", [ev("NEW_KIND_OF_EVENT"), RS(), RF()], ok],
+    [
+      "lower-case run_started is an unknown type and opens no run",
+      [ev("run_started")],
+      rej("STREAM_ENDED_BEFORE_RUN_STARTED", 1),
+    ],
+    [
+      "lower-case run_started does not let what follows in",
+      [ev("run_started"), TMS("m1")],
       rej("EVENT_BEFORE_RUN_STARTED", 1),
     ],
-    ["unknown type before the run", [ev("NEW_KIND_OF_EVENT")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
-    [
-      "lower-case run_started is an unknown type",
-      [ev("run_started")],
-      rej("EVENT_BEFORE_RUN_STARTED", 0),
-    ],
-    ["empty-string type before the run", [ev("")], rej("EVENT_BEFORE_RUN_STARTED", 0)],
+    ["empty-string type before the run", [ev(""), RS(), RF()], ok],
     [
       "malformed TEXT_MESSAGE_START before the run is rule 1 (phase before fields)",
       [ev("TEXT_MESSAGE_START")],
       rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
-    [
-      "null-tagged RUN_ERROR before the run is rule 1",
-      [RE({ subagentRunId: null })],
-      rej("EVENT_BEFORE_RUN_STARTED", 0),
-    ],
+    ["null-tagged RUN_ERROR first: the tag is not read (§3.1)", [RE({ subagentRunId: null })], ok],
     [
       "RUN_FINISHED with a null outcome before the run",
       [RF({ outcome: null })],
       rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
     [
-      "null-tagged unknown type before the run",
-      [ev("FUTURE", { subagentRunId: null })],
+      "null-tagged unknown type before the run (§9.2)",
+      [ev("FUTURE", { subagentRunId: null }), RS(), RF()],
+      ok,
+    ],
+    [
+      "RAW with a null tag before the run is rule 1 (phase before fields)",
+      [RAW({ subagentRunId: null })],
       rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
     [
-      "RAW with a null tag before the run is a field error",
-      [RAW({ subagentRunId: null })],
-      rej("FIELD_NULL", 0, "subagentRunId"),
-    ],
-    [
-      "CUSTOM with a numeric tag before the run",
+      "CUSTOM with a numeric tag before the run is rule 1",
       [CUSTOM({ subagentRunId: 3 })],
-      rej("FIELD_WRONG_TYPE", 0, "subagentRunId"),
+      rej("EVENT_BEFORE_RUN_STARTED", 0),
     ],
-    ["RAW with a string tag before the run", [RAW({ subagentRunId: "s1" }), RS(), RF()], ok],
     [
-      "RAW and CUSTOM with null unread fields",
-      [RAW({ event: null, source: null }), CUSTOM({ name: null, value: null }), RS(), RF()],
+      "RAW with a string tag before the run",
+      [RAW({ subagentRunId: "s1" }), RS(), RF()],
+      rej("EVENT_BEFORE_RUN_STARTED", 0),
+    ],
+    [
+      "RAW and CUSTOM with null unread fields, inside the run",
+      [RS(), RAW({ event: null, source: null }), CUSTOM({ name: null, value: null }), RF()],
       ok,
     ],
     [
-      "many RAW and CUSTOM before RUN_STARTED (§13 #1)",
-      [RAW(), CUSTOM(), CUSTOM(), RAW(), RS(), RF()],
+      "unknown types before RUN_STARTED, RAW and CUSTOM inside",
+      [ev("FUTURE"), ev("THINKING_END"), ev("x"), RS(), RAW(), CUSTOM(), CUSTOM(), RAW(), RF()],
       ok,
     ],
-    ["CUSTOM then RUN_STARTED (§13 #1)", [CUSTOM(), RS(), RF()], ok],
-    ["RAW then RUN_STARTED (§13 #1)", [RAW(), RS(), RE()], ok],
+    ["CUSTOM then RUN_STARTED", [CUSTOM(), RS(), RF()], rej("EVENT_BEFORE_RUN_STARTED", 0)],
+    ["RAW then RUN_STARTED", [ev("FUTURE"), RAW(), RS(), RE()], rej("EVENT_BEFORE_RUN_STARTED", 1)],
     ["RUN_STARTED twice in a row", [RS(), RS()], rej("RUN_ALREADY_STARTED", 1)],
     [
       "malformed second RUN_STARTED is still rule 1",
@@ -315,40 +331,71 @@ const phaseRows: Row[] = [
       rej("RUN_ALREADY_STARTED", 2),
     ],
     [
-      "second RUN_STARTED while running, with the option",
+      "second RUN_STARTED while a message is open",
       [RS(), TMS("m1"), RS()],
-      SEQ,
       rej("RUN_ALREADY_STARTED", 2),
+    ],
+    [
+      "RUN_STARTED while the second run is open",
+      [RS(), RF(), RS(), CUSTOM(), RS()],
+      rej("RUN_ALREADY_STARTED", 4),
     ],
   ]),
   ...about(2, [
+    // In FINISHED: RUN_STARTED, or one late RUN_ERROR. In FAILED: RUN_STARTED only.
     ["RAW after RUN_FINISHED", [RS(), RF(), RAW()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
     ["CUSTOM after RUN_FINISHED", [RS(), RF(), CUSTOM()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
     ["RAW after RUN_ERROR", [RS(), RE(), RAW()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    ["RS RF RS RF (§13 #3)", [RS(), RF(), RS(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    ["RS RF RS RF with the option (§13 #3)", [RS(), RF(), RS(), RF()], SEQ, ok],
-    ["RS RE RS RF (§13 #4)", [RS(), RE(), RS(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    ["RS RE RS RF with the option (§13 #4)", [RS(), RE(), RS(), RF()], SEQ, ok],
-    ["RS RF RE (§13 #5)", [RS(), RF(), RE()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    ["RS RE RE with the option", [RS(), RE(), RE()], SEQ, rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    ["RS RF RAW RS RF with the option (§13 #6)", [RS(), RF(), RAW(), RS(), RF()], SEQ, ok],
+    ["RS RF RS RF: a second run (§9.6)", [RS(), RF(), RS(), RF()], ok],
+    ["RS RE RS RF: a new run after a failed one", [RS(), RE(), RS(), RF()], ok],
+    // 1.1: "A consumer MUST treat the run as failed in that case" (a RUN_ERROR after
+    // RUN_FINISHED): SPEC rule 2 accepts it once.
+    ["RS RF RE: a late failure", [RS(), RF(), RE()], ok],
+    ["RS RF RE RS RF: a late failure, then a new run", [RS(), RF(), RE(), RS(), RF()], ok],
     [
-      "RS RF RAW RS RF without the option (§13 #6)",
+      "RS RE RE: nothing but a new run after RUN_ERROR",
+      [RS(), RE(), RE()],
+      rej("EVENT_AFTER_RUN_CLOSED", 2),
+    ],
+    [
+      "RS RF RE RE: one late failure, no more",
+      [RS(), RF(), RE(), RE()],
+      rej("EVENT_AFTER_RUN_CLOSED", 3),
+    ],
+    [
+      "RS RF RE RF: no RUN_FINISHED after a late failure",
+      [RS(), RF(), RE(), RF()],
+      rej("EVENT_AFTER_RUN_CLOSED", 3),
+    ],
+    [
+      "RS RF RE RAW: nothing but a new run after a late failure",
+      [RS(), RF(), RE(), RAW()],
+      rej("EVENT_AFTER_RUN_CLOSED", 3),
+    ],
+    ["RE first, then TEXT_MESSAGE_START", [RE(), TMS("m1")], rej("EVENT_AFTER_RUN_CLOSED", 1)],
+    ["RE first, then RUN_ERROR", [RE(), RE()], rej("EVENT_AFTER_RUN_CLOSED", 1)],
+    ["RE first, then RUN_FINISHED", [RE(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 1)],
+    ["RE first, then CUSTOM", [RE(), CUSTOM()], rej("EVENT_AFTER_RUN_CLOSED", 1)],
+    ["RE first, then a run", [RE(), RS(), TMS("m1"), TME("m1"), RF()], ok],
+    ["RE first, then an unknown type", [RE(), ev("FUTURE")], ok],
+    [
+      "RS RF RAW RS RF: nothing between runs",
       [RS(), RF(), RAW(), RS(), RF()],
       rej("EVENT_AFTER_RUN_CLOSED", 2),
     ],
-    ["RUN_FINISHED twice", [RS(), RF(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
     [
-      "RUN_FINISHED twice with the option",
-      [RS(), RF(), RF()],
-      SEQ,
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
+      "RS RF FUTURE RS RF: unknown types between runs (§9.2)",
+      [RS(), RF(), ev("FUTURE"), RS(), RF()],
+      ok,
     ],
-    ["unknown type after the close", [RS(), RF(), ev("FUTURE")], rej("EVENT_AFTER_RUN_CLOSED", 2)],
+    ["RUN_FINISHED twice", [RS(), RF(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
+    ["RUN_FINISHED after RUN_ERROR", [RS(), RE(), RF()], rej("EVENT_AFTER_RUN_CLOSED", 2)],
+    ["unknown type after the close (§13 #15)", [RS(), RF(), ev("FUTURE")], ok],
+    ["THINKING_END after the close (§13 #15)", [RS(), RE(), ev("THINKING_END")], ok],
     [
-      "THINKING_END after the close",
-      [RS(), RE(), ev("THINKING_END")],
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
+      "null-tagged unknown type after the close",
+      [RS(), RF(), ev("FUTURE", { subagentRunId: null }), RE(), ev("FUTURE", { x: null })],
+      ok,
     ],
     [
       "TEXT_MESSAGE_CHUNK after the close",
@@ -361,94 +408,60 @@ const phaseRows: Row[] = [
       rej("EVENT_AFTER_RUN_CLOSED", 2),
     ],
     [
-      "RAW with a null tag after the close, no option",
+      "RAW with a null tag after the close is rule 2 (phase before fields)",
       [RS(), RF(), RAW({ subagentRunId: null })],
       rej("EVENT_AFTER_RUN_CLOSED", 2),
     ],
     [
-      "RAW with a null tag after the close, with the option",
-      [RS(), RF(), RAW({ subagentRunId: null })],
-      SEQ,
-      rej("FIELD_NULL", 2, "subagentRunId"),
+      "RAW with a null tag after a late RUN_ERROR",
+      [RS(), RF(), RE(), RAW({ subagentRunId: null })],
+      rej("EVENT_AFTER_RUN_CLOSED", 3),
     ],
     [
-      "RUN_STARTED with a null input after the close, no option",
+      "RUN_STARTED with a null input after RUN_FINISHED is a field error",
       [RS(), RF(), RS({ input: null })],
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    [
-      "RUN_STARTED with a null input after the close, with the option",
-      [RS(), RF(), RS({ input: null })],
-      SEQ,
       rej("FIELD_NULL", 2, "input"),
     ],
     [
-      "STATE_DELTA between runs with the option",
+      "RUN_STARTED with a null input after RUN_ERROR is a field error",
+      [RS(), RE(), RS({ input: null })],
+      rej("FIELD_NULL", 2, "input"),
+    ],
+    [
+      "STATE_DELTA between runs",
       [RS(), RF(), ev("STATE_DELTA"), RS(), RF()],
-      SEQ,
       rej("EVENT_AFTER_RUN_CLOSED", 2),
     ],
+    ["MESSAGES_SNAPSHOT between runs", [RS(), RF(), SNAP([])], rej("EVENT_AFTER_RUN_CLOSED", 2)],
     [
-      "MESSAGES_SNAPSHOT between runs with the option",
-      [RS(), RF(), SNAP([])],
-      SEQ,
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    [
-      "unknown type between runs with the option",
-      [RS(), RF(), RAW(), ev("FUTURE")],
-      SEQ,
+      "an unknown type between runs does not let RAW in",
+      [RS(), RF(), ev("FUTURE"), RAW()],
       rej("EVENT_AFTER_RUN_CLOSED", 3),
     ],
+    ["THINKING_START between runs", [RS(), RE(), ev("THINKING_START"), RS(), RF()], ok],
+    ["TEXT_MESSAGE_START between runs", [RS(), RE(), TMS("m1")], rej("EVENT_AFTER_RUN_CLOSED", 2)],
     [
-      "THINKING_START between runs with the option",
-      [RS(), RE(), ev("THINKING_START")],
-      SEQ,
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    [
-      "TEXT_MESSAGE_START between runs with the option",
-      [RS(), RE(), TMS("m1")],
-      SEQ,
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    [
-      "SUBAGENT_FINISHED between runs with the option",
+      "SUBAGENT_FINISHED between runs",
       [RS(), SAS("s1"), RE(), SAF("s1")],
-      SEQ,
       rej("EVENT_AFTER_RUN_CLOSED", 3),
     ],
     [
-      "allowSequentialRuns: false",
-      [RS(), RF(), RS(), RF()],
-      { allowSequentialRuns: false },
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    ["empty options object", [RS(), RF(), RS(), RF()], {}, rej("EVENT_AFTER_RUN_CLOSED", 2)],
-    [
-      "only `true` enables sequential runs (truthy non-boolean)",
-      [RS(), RF(), RS(), RF()],
-      { allowSequentialRuns: 1 as unknown as boolean },
-      rej("EVENT_AFTER_RUN_CLOSED", 2),
-    ],
-    [
-      "event before the first run with the option",
-      [RAW(), TMS("m1")],
-      SEQ,
+      "TEXT_MESSAGE_START after an unknown type before the first run",
+      [ev("FUTURE"), TMS("m1")],
       rej("EVENT_BEFORE_RUN_STARTED", 1),
     ],
     // End of input (§9.7)
-    ["empty input (§13 #14)", [], rej("STREAM_ENDED_BEFORE_RUN_STARTED", 0)],
-    ["only RAW", [RAW()], rej("STREAM_ENDED_BEFORE_RUN_STARTED", 1)],
+    ["empty input (§13 #3)", [], rej("STREAM_ENDED_BEFORE_RUN_STARTED", 0)],
+    ["only an unknown type", [ev("FUTURE")], rej("STREAM_ENDED_BEFORE_RUN_STARTED", 1)],
     [
-      "only RAW and CUSTOM, four of them",
-      [RAW(), CUSTOM(), RAW(), CUSTOM()],
+      "only unknown and THINKING types, four of them",
+      [ev("FUTURE"), ev("THINKING_START"), ev("x"), ev("")],
       rej("STREAM_ENDED_BEFORE_RUN_STARTED", 4),
     ],
-    ["empty input with the option", [], SEQ, rej("STREAM_ENDED_BEFORE_RUN_STARTED", 0)],
+    ["empty input with protocol draft", [], DRAFT, rej("STREAM_ENDED_BEFORE_RUN_STARTED", 0)],
     ["only RUN_STARTED", [RS()], rej("STREAM_ENDED_BEFORE_RUN_CLOSED", 1)],
     [
-      "text message open at the end (§13 #14)",
+      "text message open at the end (§13 #3)",
       [RS(), TMS("m")],
       rej("STREAM_ENDED_BEFORE_RUN_CLOSED", 2),
     ],
@@ -464,24 +477,28 @@ const phaseRows: Row[] = [
     ],
     [
       "end inside the second run",
-      [RS(), RF(), RAW(), RS(), TMS("m1")],
-      SEQ,
+      [RS(), RF(), ev("FUTURE"), RS(), TMS("m1")],
       rej("STREAM_ENDED_BEFORE_RUN_CLOSED", 5),
     ],
     [
       "end right after the second RUN_STARTED",
       [RS(), RE(), RS()],
-      SEQ,
       rej("STREAM_ENDED_BEFORE_RUN_CLOSED", 3),
     ],
+    ["end after a late RUN_ERROR", [RS(), RF(), RE()], ok],
+    ["unknown types after the last close", [RS(), RF(), ev("FUTURE"), ev("THINKING_END")], ok],
+    ["RUN_ERROR ends the stream", [RS(), RE()], ok],
+    ["three runs", [RS(), RF(), RS(), RE(), ev("FUTURE"), RS(), RF()], ok],
     [
-      "RAW and CUSTOM after the last close, with the option",
-      [RS(), RF(), RAW(), CUSTOM()],
-      SEQ,
+      "a hundred runs: no limit on their number (§9.6)",
+      Array.from({ length: 100 }, (_, i) => [
+        RS(),
+        TMS(`m${i % 3}`),
+        TME(`m${i % 3}`),
+        i % 2 === 0 ? RF() : RE(),
+      ]).flat(),
       ok,
     ],
-    ["RUN_ERROR ends the stream", [RS(), RE()], ok],
-    ["three sequential runs", [RS(), RF(), RS(), RE(), CUSTOM(), RS(), RF()], SEQ, ok],
   ]),
 ];
 
@@ -497,6 +514,7 @@ const isFlat = (f: FieldRead): f is FieldSpec => f[2] === "string" || f[2] === "
  * `tag` says whether the optional tag is read (on SUBAGENT_* the id is the required tag).
  */
 const FLAT = EVENT_TYPES.flatMap((type) => {
+  // §3.1: run-level types and MESSAGES_SNAPSHOT read no tag, so FIELDS_READ lists none.
   const fields = FIELDS_READ[type];
   if (!fields.every(isFlat)) return [];
   const tag = fields[0]?.[0] === "subagentRunId" && !fields[0][1];
@@ -524,6 +542,8 @@ function baseVerdict(type: string): Expected {
     case "REASONING_MESSAGE_CONTENT":
     case "REASONING_MESSAGE_END":
       return rej("REASONING_MESSAGE_NOT_OPEN", 1);
+    case "REASONING_END":
+      return rej("REASONING_SPAN_NOT_OPEN", 1);
     case "SUBAGENT_FINISHED":
     case "SUBAGENT_ERROR":
       return rej("SUBAGENT_NOT_ACTIVE", 1);
@@ -625,52 +645,52 @@ const flatFieldRows: Row[] = [
     ...fieldRows(),
     // hand-picked rows on flat fields
     [
-      "TEXT_MESSAGE_START without messageId (§13 #17)",
+      "TEXT_MESSAGE_START without messageId (§13 #6)",
       [RS(), ev("TEXT_MESSAGE_START")],
       rej("FIELD_MISSING", 1, "messageId"),
     ],
     [
-      "TEXT_MESSAGE_END without messageId (§13 #17)",
+      "TEXT_MESSAGE_END without messageId (§13 #6)",
       [RS(), TMS("m1"), ev("TEXT_MESSAGE_END")],
       rej("FIELD_MISSING", 2, "messageId"),
     ],
     [
-      "STEP_STARTED without stepName (§13 #17)",
+      "STEP_STARTED without stepName (§13 #6)",
       [RS(), ev("STEP_STARTED")],
       rej("FIELD_MISSING", 1, "stepName"),
     ],
     [
-      "STEP_FINISHED without stepName (§13 #17)",
+      "STEP_FINISHED without stepName (§13 #6)",
       [RS(), SS("a"), ev("STEP_FINISHED")],
       rej("FIELD_MISSING", 2, "stepName"),
     ],
     [
-      "toolCallId 42 on TOOL_CALL_ARGS (§13 #17)",
+      "toolCallId 42 on TOOL_CALL_ARGS (§13 #6)",
       [RS(), TCS("c1"), ev("TOOL_CALL_ARGS", { toolCallId: 42 })],
       rej("FIELD_WRONG_TYPE", 2, "toolCallId"),
     ],
     [
-      "subagentRunId 5 on STATE_SNAPSHOT (§13 #17)",
+      "subagentRunId 5 on STATE_SNAPSHOT (§13 #6)",
       [RS(), ev("STATE_SNAPSHOT", { subagentRunId: 5 })],
       rej("FIELD_WRONG_TYPE", 1, "subagentRunId"),
     ],
     [
-      'replace "false" (§13 #17)',
+      'replace "false" (§13 #6)',
       [RS(), ev("ACTIVITY_SNAPSHOT", { messageId: "a1", replace: "false" })],
       rej("FIELD_WRONG_TYPE", 1, "replace"),
     ],
     [
-      "REASONING_ENCRYPTED_VALUE without subtype (§13 #17)",
+      "REASONING_ENCRYPTED_VALUE without subtype (§13 #6)",
       [RS(), ev("REASONING_ENCRYPTED_VALUE", { entityId: "r1" })],
       rej("FIELD_MISSING", 1, "subtype"),
     ],
     [
-      "parentMessageId null (§13 #16)",
+      "parentMessageId null (§13 #5)",
       [RS(), ev("TOOL_CALL_START", { toolCallId: "c1", parentMessageId: null })],
       rej("FIELD_NULL", 1, "parentMessageId"),
     ],
     [
-      "replace null (§13 #16)",
+      "replace null (§13 #5)",
       [RS(), ev("ACTIVITY_SNAPSHOT", { messageId: "a1", replace: null })],
       rej("FIELD_NULL", 1, "replace"),
     ],
@@ -754,15 +774,20 @@ const flatFieldRows: Row[] = [
       [RS(), RE({ message: null, code: 5, usage: null })],
       ok,
     ],
+    // §3.1: on the run-level events "the property is not read there at all, whatever its value"
+    ["RUN_ERROR: a null tag is not read (§13 #12)", [RS(), RE({ subagentRunId: null })], ok],
+    ["RUN_ERROR: a numeric tag is not read", [RS(), RE({ subagentRunId: 5 })], ok],
+    ["RUN_ERROR: an object tag is not read", [RS(), RE({ subagentRunId: { id: "s1" } })], ok],
+    ["a late RUN_ERROR with a bad tag", [RS(), RF(), RE({ subagentRunId: [] })], ok],
   ]),
 ];
 
 const runStartedRows: Row[] = [
   ...about(0, [
-    ["input null (§13 #16)", [RS({ input: null })], rej("FIELD_NULL", 0, "input")],
+    ["input null (§13 #5)", [RS({ input: null })], rej("FIELD_NULL", 0, "input")],
     ["input string", [RS({ input: "x" })], rej("FIELD_WRONG_TYPE", 0, "input")],
     ["input array", [RS({ input: [] })], rej("FIELD_WRONG_TYPE", 0, "input")],
-    ["input number", [RAW(), RS({ input: 0 })], rej("FIELD_WRONG_TYPE", 1, "input")],
+    ["input number", [ev("FUTURE"), RS({ input: 0 })], rej("FIELD_WRONG_TYPE", 1, "input")],
     ["input undefined counts as absent", [RS({ input: undefined }), RF()], ok],
     ["empty input object", [RS({ input: {} }), RF()], ok],
     [
@@ -821,7 +846,7 @@ const runStartedRows: Row[] = [
     ],
     ["input.messages[0] string", [echo(["m1"])], rej("FIELD_WRONG_TYPE", 0, "input.messages[0]")],
     [
-      "echo message without id (§13 #17)",
+      "echo message without id (§13 #6)",
       [echo([{ role: "user" }])],
       rej("FIELD_MISSING", 0, "input.messages[0].id"),
     ],
@@ -871,16 +896,12 @@ const runStartedRows: Row[] = [
       [echo([{ id: "m1", role: "user", toolCalls: [null, 5] }]), RF()],
       ok,
     ],
-    ["RUN_STARTED null tag", [RS({ subagentRunId: null })], rej("FIELD_NULL", 0, "subagentRunId")],
+    ["RUN_STARTED null tag is not read (§13 #12)", [RS({ subagentRunId: null }), RF()], ok],
+    ["RUN_STARTED numeric tag is not read", [RS({ subagentRunId: 1 }), RF()], ok],
     [
-      "RUN_STARTED numeric tag",
-      [RS({ subagentRunId: 1 })],
-      rej("FIELD_WRONG_TYPE", 0, "subagentRunId"),
-    ],
-    [
-      "RUN_STARTED tag reported before input",
+      "RUN_STARTED: an unread tag does not hide a bad input",
       [RS({ subagentRunId: false, input: null })],
-      rej("FIELD_WRONG_TYPE", 0, "subagentRunId"),
+      rej("FIELD_NULL", 0, "input"),
     ],
     ["RUN_STARTED string tag is ignored", [RS({ subagentRunId: "s1" }), RF()], ok],
     [
@@ -903,9 +924,9 @@ const runStartedRows: Row[] = [
 
 const runFinishedRows: Row[] = [
   ...about(0, [
-    ["outcome null (§13 #16)", [RS(), RF({ outcome: null })], rej("FIELD_NULL", 1, "outcome")],
+    ["outcome null (§13 #5)", [RS(), RF({ outcome: null })], rej("FIELD_NULL", 1, "outcome")],
     [
-      'outcome "success" (§13 #17)',
+      'outcome "success" (§13 #6)',
       [RS(), RF({ outcome: "success" })],
       rej("FIELD_WRONG_TYPE", 1, "outcome"),
     ],
@@ -915,7 +936,7 @@ const runFinishedRows: Row[] = [
       rej("FIELD_WRONG_TYPE", 1, "outcome"),
     ],
     ["outcome number", [RS(), RF({ outcome: 1 })], rej("FIELD_WRONG_TYPE", 1, "outcome")],
-    ["outcome {} (§13 #17)", [RS(), RF({ outcome: {} })], rej("FIELD_MISSING", 1, "outcome.type")],
+    ["outcome {} (§13 #6)", [RS(), RF({ outcome: {} })], rej("FIELD_MISSING", 1, "outcome.type")],
     [
       "outcome.type null",
       [RS(), RF({ outcome: { type: null } })],
@@ -938,7 +959,7 @@ const runFinishedRows: Row[] = [
     ],
     ["interrupts null", [RS(), interrupt(null)], rej("FIELD_NULL", 1, "outcome.interrupts")],
     [
-      'interrupts "x" (§13 #17)',
+      'interrupts "x" (§13 #6)',
       [RS(), interrupt("x")],
       rej("FIELD_WRONG_TYPE", 1, "outcome.interrupts"),
     ],
@@ -948,7 +969,7 @@ const runFinishedRows: Row[] = [
       rej("FIELD_WRONG_TYPE", 1, "outcome.interrupts"),
     ],
     [
-      "interrupts [null] (§13 #16)",
+      "interrupts [null] (§13 #5)",
       [RS(), interrupt([null])],
       rej("FIELD_NULL", 1, "outcome.interrupts[0]"),
     ],
@@ -1000,15 +1021,11 @@ const runFinishedRows: Row[] = [
     ['"Interrupt" is an unknown outcome type', [RS(), RF({ outcome: { type: "Interrupt" } })], ok],
     ["empty-string outcome type", [RS(), RF({ outcome: { type: "" } })], ok],
     ["outcome undefined counts as absent", [RS(), RF({ outcome: undefined })], ok],
+    ["RUN_FINISHED null tag is not read (§13 #12)", [RS(), RF({ subagentRunId: null })], ok],
     [
-      "RUN_FINISHED null tag",
-      [RS(), RF({ subagentRunId: null })],
-      rej("FIELD_NULL", 1, "subagentRunId"),
-    ],
-    [
-      "RUN_FINISHED tag reported before outcome",
+      "RUN_FINISHED: an unread tag does not hide a bad outcome",
       [RS(), RF({ subagentRunId: 1, outcome: null })],
-      rej("FIELD_WRONG_TYPE", 1, "subagentRunId"),
+      rej("FIELD_NULL", 1, "outcome"),
     ],
     ["RUN_FINISHED string tag ignored", [RS(), RF({ subagentRunId: "s1" })], ok],
     [
@@ -1033,7 +1050,7 @@ const snapshotRows: Row[] = [
     ],
     ["messages undefined", [RS(), SNAP(undefined)], rej("FIELD_MISSING", 1, "messages")],
     ["messages null", [RS(), SNAP(null)], rej("FIELD_NULL", 1, "messages")],
-    ['messages "nope" (§13 #17)', [RS(), SNAP("nope")], rej("FIELD_WRONG_TYPE", 1, "messages")],
+    ['messages "nope" (§13 #6)', [RS(), SNAP("nope")], rej("FIELD_WRONG_TYPE", 1, "messages")],
     [
       "messages object",
       [RS(), SNAP({ m1: msg("m1", "user") })],
@@ -1057,7 +1074,7 @@ const snapshotRows: Row[] = [
       rej("FIELD_WRONG_TYPE", 1, "messages[1]"),
     ],
     [
-      "messages[1] without id (§13 #17)",
+      "messages[1] without id (§13 #6)",
       [RS(), SNAP([msg("m1", "user"), { role: "assistant" }])],
       rej("FIELD_MISSING", 1, "messages[1].id"),
     ],
@@ -1072,7 +1089,7 @@ const snapshotRows: Row[] = [
       rej("FIELD_WRONG_TYPE", 1, "messages[0].id"),
     ],
     [
-      "message without role (§13 #17)",
+      "message without role (§13 #6)",
       [RS(), SNAP([{ id: "m1" }])],
       rej("FIELD_MISSING", 1, "messages[0].role"),
     ],
@@ -1233,15 +1250,16 @@ const snapshotRows: Row[] = [
       rej("FIELD_WRONG_TYPE", 1, "messages[0].toolCalls[0]"),
     ],
     [
-      "snapshot tag reported before messages",
+      "snapshot: an unread null tag does not hide missing messages",
       [RS(), ev("MESSAGES_SNAPSHOT", { subagentRunId: null })],
-      rej("FIELD_NULL", 1, "subagentRunId"),
+      rej("FIELD_MISSING", 1, "messages"),
     ],
     [
-      "snapshot numeric tag",
-      [RS(), SNAP([], { subagentRunId: 9 })],
-      rej("FIELD_WRONG_TYPE", 1, "subagentRunId"),
+      "snapshot numeric tag is not read (§13 #12)",
+      [RS(), SNAP([], { subagentRunId: 9 }), RF()],
+      ok,
     ],
+    ["snapshot null tag is not read", [RS(), SNAP([], { subagentRunId: null }), RF()], ok],
     [
       "snapshot string tag ignored",
       [RS(), SNAP([msg("m1", "user")], { subagentRunId: "s1" }), RF()],
@@ -1268,7 +1286,7 @@ const unknownRows: Row[] = [
       ],
     ),
     [
-      "THINKING_TEXT_MESSAGE_CONTENT without a start (§13 #13)",
+      "THINKING_TEXT_MESSAGE_CONTENT without a start (§9.5)",
       [RS(), ev("THINKING_TEXT_MESSAGE_CONTENT"), RF()],
       ok,
     ],
@@ -1405,8 +1423,8 @@ const lifecycleRows: Row[] = [
     ],
     [
       "REASONING_END does not close a reasoning message",
-      [RS(), RMS("r1"), REND("r1"), RF()],
-      rej("OPEN_AT_RUN_FINISHED", 3),
+      [RS(), RST("r1"), RMS("r1"), REND("r1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
     ],
     [
       "reasoning id open as a text message only",
@@ -1418,43 +1436,144 @@ const lifecycleRows: Row[] = [
       [RS(), RST("r1"), RMS("r1"), RMC("r1"), RME("r1"), REND("r1"), RF()],
       ok,
     ],
-    // §9.11 reasoning blocks (§13 #9–#12)
-    ["REASONING_END without a start (§13 #9)", [RS(), REND("r"), RF()], ok],
-    ["REASONING_START never ended (§13 #10)", [RS(), RST("r"), RF()], ok],
-    ["REASONING_START twice (§13 #11)", [RS(), RST("r"), RST("r"), RF()], ok],
-    ["REASONING_END twice", [RS(), RST("r"), REND("r"), REND("r"), RF()], ok],
+    ["REASONING_MESSAGE_CONTENT not open", [RS(), RMC("m")], rej("REASONING_MESSAGE_NOT_OPEN", 1)],
     [
-      "REASONING_MESSAGE_CONTENT not open (§13 #12)",
-      [RS(), RMC("m")],
-      rej("REASONING_MESSAGE_NOT_OPEN", 1),
-    ],
-    [
-      "REASONING_MESSAGE_START twice (§13 #12)",
+      "REASONING_MESSAGE_START twice",
       [RS(), RMS("m"), RMS("m")],
       rej("REASONING_MESSAGE_ALREADY_OPEN", 2),
     ],
     [
-      "REASONING_MESSAGE_START then RUN_FINISHED (§13 #12)",
+      "REASONING_MESSAGE_START then RUN_FINISHED",
       [RS(), RMS("m"), RF()],
       rej("OPEN_AT_RUN_FINISHED", 2),
     ],
-  ]),
-  ...about(5, [
-    // rule 5
+    // rule 4, reasoning spans (SPEC v4, §9.11). 1.1: "A consumer MUST detect a violation of
+    // that discipline and fail the run, on spans and on reasoning messages alike".
+    ["REASONING_END without a start", [RS(), REND("r"), RF()], rej("REASONING_SPAN_NOT_OPEN", 1)],
     [
-      "TOOL_CALL_RESULT before end (§13 #7)",
-      [RS(), TCS("c1"), TCR("c1", "t1"), TCE("c1"), RF()],
-      rej("TOOL_CALL_RESULT_BEFORE_END", 2),
+      "REASONING_END tagged, without a start",
+      [RS(), REND("r", "s1")],
+      rej("REASONING_SPAN_NOT_OPEN", 1),
+    ],
+    ["REASONING_START never ended", [RS(), RST("r"), RF()], rej("OPEN_AT_RUN_FINISHED", 2)],
+    [
+      "REASONING_START twice",
+      [RS(), RST("r"), RST("r"), RF()],
+      rej("REASONING_SPAN_ALREADY_OPEN", 2),
     ],
     [
+      "REASONING_START twice, tagged the same",
+      [RS(), RST("r", "s1"), RMS("m"), RST("r", "s1")],
+      rej("REASONING_SPAN_ALREADY_OPEN", 3),
+    ],
+    [
+      "REASONING_END twice",
+      [RS(), RST("r"), REND("r"), REND("r"), RF()],
+      rej("REASONING_SPAN_NOT_OPEN", 3),
+    ],
+    [
+      "REASONING_END for another span",
+      [RS(), RST("r1"), REND("r2")],
+      rej("REASONING_SPAN_NOT_OPEN", 2),
+    ],
+    [
+      "span ids are case-sensitive",
+      [RS(), RST("r1"), REND("R1")],
+      rej("REASONING_SPAN_NOT_OPEN", 2),
+    ],
+    [
+      'span id "__proto__" is not open',
+      [RS(), REND("__proto__")],
+      rej("REASONING_SPAN_NOT_OPEN", 1),
+    ],
+    ["a span re-opened after its end", [RS(), RST("r"), REND("r"), RST("r"), REND("r"), RF()], ok],
+    [
+      "two spans open at once, closed in any order",
+      [RS(), RST("a"), RST("b"), REND("a"), RST("a"), REND("b"), REND("a"), RF()],
+      ok,
+    ],
+    // 1.1: "A span and the message inside it MAY share an identifier, so each is checked
+    // against its own open set"; a span may hold any number of messages, a message needs none.
+    [
+      "a span holds several reasoning messages",
+      [RS(), RST("r1"), RMS("r1"), RME("r1"), RMS("r2"), RMC("r2"), RME("r2"), REND("r1"), RF()],
+      ok,
+    ],
+    ["a reasoning message needs no span", [RS(), RMS("r1"), RMC("r1"), RME("r1"), RF()], ok],
+    [
+      "a span and a message of one id end in either order",
+      [RS(), RST("r1"), RMS("r1"), REND("r1"), RMC("r1"), RME("r1"), RF()],
+      ok,
+    ],
+    [
+      "REASONING_MESSAGE_END does not close a span",
+      [RS(), RST("r1"), RMS("r1"), RME("r1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
+    ],
+    [
+      "REASONING_MESSAGE_END does not end a span",
+      [RS(), RMS("r1"), RME("r1"), REND("r1")],
+      rej("REASONING_SPAN_NOT_OPEN", 3),
+    ],
+    [
+      "a span is not a reasoning message (end)",
+      [RS(), RST("r1"), RME("r1")],
+      rej("REASONING_MESSAGE_NOT_OPEN", 2),
+    ],
+    [
+      "an open reasoning message does not make REASONING_START a re-start",
+      [RS(), RMS("r1"), RST("r1"), REND("r1"), RME("r1"), RF()],
+      ok,
+    ],
+    [
+      "a span id open as a text message and a tool call",
+      [RS(), TMS("x"), TCS("x"), RST("x"), REND("x"), TCE("x"), TME("x"), RF()],
+      ok,
+    ],
+    [
+      "a text message of the span's id does not open the span",
+      [RS(), TMS("x"), REND("x")],
+      rej("REASONING_SPAN_NOT_OPEN", 2),
+    ],
+    [
+      "TEXT_MESSAGE_END does not end a span",
+      [RS(), RST("x"), TMS("x"), TME("x"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
+    ],
+  ]),
+  ...about(5, [
+    // Rule 5 is retired (SPEC v4 §7): "1.1 lets a result arrive in the same run as its call
+    // and asks no consumer to reject a result for an open call"; the linter warns instead.
+    ["TOOL_CALL_RESULT before end", [RS(), TCS("c1"), TCR("c1", "t1"), TCE("c1"), RF()], ok],
+    [
       "result for a re-opened call",
-      [RS(), TCS("c1"), TCE("c1"), TCR("c1", "t1"), TCS("c1"), TCA("c1"), TCR("c1", "t2")],
-      rej("TOOL_CALL_RESULT_BEFORE_END", 6),
+      [
+        RS(),
+        TCS("c1"),
+        TCE("c1"),
+        TCR("c1", "t1"),
+        TCS("c1"),
+        TCA("c1"),
+        TCR("c1", "t2"),
+        TCE("c1"),
+        RF(),
+      ],
+      ok,
     ],
     [
       "result for a call open under a subagent, tagged",
-      [RS(), TCS("c1", "s1"), TCR("c1", "t1", "s1")],
-      rej("TOOL_CALL_RESULT_BEFORE_END", 2),
+      [RS(), TCS("c1", "s1"), TCR("c1", "t1", "s1"), TCA("c1", "s1"), TCE("c1"), RF()],
+      ok,
+    ],
+    [
+      "result for an open call, from another subagent",
+      [RS(), TCS("c1", "s1"), TCR("c1", "t1", "s2"), TCE("c1", "s1"), RF()],
+      ok,
+    ],
+    [
+      "a result does not end its open call",
+      [RS(), TCS("c1"), TCR("c1", "t1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 3),
     ],
     ["result never started in this run", [RS(), TCR("c9", "t9"), RF()], ok],
     [
@@ -1484,8 +1603,8 @@ const lifecycleRows: Row[] = [
     ],
     [
       "TOOL_CALL_CHUNK does not end a call",
-      [RS(), TCS("c1"), ev("TOOL_CALL_CHUNK", { toolCallId: "c1" }), TCR("c1", "t1")],
-      rej("TOOL_CALL_RESULT_BEFORE_END", 3),
+      [RS(), TCS("c1"), ev("TOOL_CALL_CHUNK", { toolCallId: "c1" }), TCR("c1", "t1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
     ],
   ]),
   ...about(6, [
@@ -1553,10 +1672,36 @@ const lifecycleRows: Row[] = [
       [RS(), TMS("m1"), interrupt([{ id: "i1", reason: "r" }])],
       rej("OPEN_AT_RUN_FINISHED", 2),
     ],
-    ["activities and blocks are never open", [RS(), AS("a1"), RST("r1"), AD("a1"), RF()], ok],
+    ["activities are never open", [RS(), AS("a1"), AD("a1"), AS("a2", "s1", false), RF()], ok],
+    // SPEC v4 rule 7: "RUN_FINISHED while any is open" counts "reasoning spans".
+    [
+      "open reasoning span at RUN_FINISHED",
+      [RS(), AS("a1"), RST("r1"), AD("a1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
+    ],
+    [
+      "open reasoning span of a subagent at RUN_FINISHED",
+      [RS(), SAS("s1"), RST("r1", "s1"), SAF("s1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 4),
+    ],
+    [
+      "open reasoning span at an interrupt RUN_FINISHED",
+      [RS(), RST("r1"), interrupt([{ id: "i1", reason: "r" }])],
+      rej("OPEN_AT_RUN_FINISHED", 2),
+    ],
     [
       "RUN_ERROR with everything open (§9.8)",
-      [RS(), TMS("m1"), TCS("c1"), RMS("r1"), SS("plan"), SS("plan", "s1"), SAS("s1"), RE()],
+      [
+        RS(),
+        TMS("m1"),
+        TCS("c1"),
+        RMS("r1"),
+        RST("r1"),
+        SS("plan"),
+        SS("plan", "s1"),
+        SAS("s1"),
+        RE(),
+      ],
       ok,
     ],
     [
@@ -1567,8 +1712,10 @@ const lifecycleRows: Row[] = [
         TCS("c1", undefined, "m1"),
         TCE("c1"),
         TME("m1"),
+        RST("r1"),
         RMS("r1"),
         RME("r1"),
+        REND("r1"),
         SS("p"),
         SF("p"),
         RF(),
@@ -1579,12 +1726,12 @@ const lifecycleRows: Row[] = [
   ...about(8, [
     // rule 8
     [
-      "interrupt with empty interrupts (§13 #8)",
+      "interrupt with empty interrupts (§13 #2)",
       [RS(), interrupt([])],
       rej("INTERRUPT_OUTCOME_EMPTY", 1),
     ],
     [
-      "interrupt without interrupts (§13 #8)",
+      "interrupt without interrupts (§13 #2)",
       [RS(), TMS("m1"), TME("m1"), interrupt()],
       rej("INTERRUPT_OUTCOME_EMPTY", 3),
     ],
@@ -1624,6 +1771,16 @@ const lifecycleRows: Row[] = [
   ...about(7, [
     // precedence among RUN_FINISHED checks: r7, r8, r13
     ["rule 7 before rule 8", [RS(), SS("a"), interrupt([])], rej("OPEN_AT_RUN_FINISHED", 2)],
+    [
+      "rule 7 (an open span) before rule 8",
+      [RS(), RST("r1"), interrupt([])],
+      rej("OPEN_AT_RUN_FINISHED", 2),
+    ],
+    [
+      "rule 7 (an open span) before rule 13",
+      [RS(), SAS("s1"), RST("r1", "s1"), RF()],
+      rej("OPEN_AT_RUN_FINISHED", 3),
+    ],
     ["rule 8 before rule 13", [RS(), SAS("s1"), interrupt([])], rej("INTERRUPT_OUTCOME_EMPTY", 2)],
     [
       "rule 7 before rule 13",
@@ -1705,7 +1862,8 @@ const ownershipRows: Row[] = [
       [RS(), TCS("c1", "s1"), TCE("c1"), TCS("c1"), TCA("c1", "s1"), TCE("c1"), RF()],
       ok,
     ],
-    // rule 9, reasoning (one shared registry for blocks and messages)
+    // rule 9, reasoning messages and reasoning spans: two registries (SPEC v4 §8.1; 1.1:
+    // "Spans and reasoning messages are separate namespaces")
     [
       "REASONING_MESSAGE_CONTENT names another subagent",
       [RS(), RMS("r1", "s1"), RMC("r1", "s2")],
@@ -1718,33 +1876,43 @@ const ownershipRows: Row[] = [
     ],
     [
       "REASONING_END names another subagent",
-      [RS(), RMS("r1", "s1"), RME("r1"), REND("r1", "s2")],
-      rej("OWNER_MISMATCH", 3),
+      [RS(), RST("r1", "s1"), RMS("r1", "s1"), RME("r1"), REND("r1", "")],
+      rej("OWNER_MISMATCH", 4),
     ],
     [
-      "second REASONING_START by another subagent (§9.11)",
-      [RS(), RST("r1", "s1"), RST("r1", "s2")],
+      "REASONING_END by a subagent for a parent span",
+      [RS(), RST("r1"), REND("r1", "s1")],
       rej("OWNER_MISMATCH", 2),
     ],
     [
-      "second REASONING_START untagged, then tagged by the owner",
-      [RS(), RST("r1", "s1"), RST("r1"), RST("r1", "s1"), RF()],
-      ok,
-    ],
-    [
-      "REASONING_START untagged records the parent",
-      [RS(), RST("r1"), RMS("r1", "s1")],
-      rej("OWNER_MISMATCH", 2),
-    ],
-    [
-      "REASONING_START after a message records nothing new",
-      [RS(), RMS("r1", "s1"), RME("r1"), RST("r1", "s2")],
+      "span re-opened by another subagent (§9.11)",
+      [RS(), RST("r1", "s1"), REND("r1"), RST("r1", "s2")],
       rej("OWNER_MISMATCH", 3),
     ],
     [
-      "REASONING_END records no owner",
-      [RS(), REND("r1", "s1"), RMS("r1", "s2"), RME("r1", "s2"), RF()],
+      "span re-opened untagged, then ended by its owner",
+      [RS(), RST("r1", "s1"), REND("r1"), RST("r1"), REND("r1", "s1"), RF()],
       ok,
+    ],
+    [
+      "an untagged REASONING_END does not hand the span to the parent",
+      [RS(), RST("r1", "s1"), REND("r1"), RST("r1", "s1"), REND("r1"), RST("r1", "s2")],
+      rej("OWNER_MISMATCH", 5),
+    ],
+    [
+      "a span's owner is not its message's (same id)",
+      [RS(), RST("r1"), RMS("r1", "s1"), RMC("r1", "s1"), RME("r1", "s1"), REND("r1"), RF()],
+      ok,
+    ],
+    [
+      "a reasoning message's owner is not a later span's (same id)",
+      [RS(), RMS("r1", "s1"), RME("r1"), RST("r1", "s2"), REND("r1", "s2"), RF()],
+      ok,
+    ],
+    [
+      "the span registry is checked on REASONING_END even with a message of the id open",
+      [RS(), RST("r1", "s1"), RMS("r1", "s2"), REND("r1", "s2")],
+      rej("OWNER_MISMATCH", 3),
     ],
     [
       "reasoning registry is separate from the message registry",
@@ -1818,13 +1986,18 @@ const ownershipRows: Row[] = [
       rej("OWNER_MISMATCH", 3),
     ],
     [
-      "REV message subtype against a reasoning block",
-      [RS(), RST("r1", "s1"), REV("message", "r1", "")],
-      rej("OWNER_MISMATCH", 2),
+      "REV message subtype against a reasoning message",
+      [RS(), RMS("r1", "s1"), RME("r1"), REV("message", "r1", "")],
+      rej("OWNER_MISMATCH", 3),
+    ],
+    [
+      "REV message subtype does not consult the span registry",
+      [RS(), RST("r1", "s1"), REV("message", "r1", ""), REND("r1"), RF()],
+      ok,
     ],
     [
       "REV message subtype, owner agrees",
-      [RS(), RST("r1", "s1"), REV("message", "r1", "s1"), REV("message", "r1"), RF()],
+      [RS(), RMS("r1", "s1"), REV("message", "r1", "s1"), REV("message", "r1"), RME("r1"), RF()],
       ok,
     ],
     [
@@ -1858,7 +2031,7 @@ const ownershipRows: Row[] = [
       ok,
     ],
     [
-      "REV with unknown subtype is not checked (§13 #19)",
+      "REV with unknown subtype is not checked (§13 #8)",
       [RS(), RST("x", "s1"), REND("x", "s1"), REV("future", "x", "s2"), RF()],
       ok,
     ],
@@ -2220,7 +2393,7 @@ const ownershipRows: Row[] = [
       ok,
     ],
     [
-      "snapshot tool calls of a user message are not seeded (§13 #21)",
+      "snapshot tool calls of a user message are not seeded (§13 #10)",
       [RS(), SNAP([msg("u1", "user", "s1", ["c1"])]), TCS("c1", "s2"), TCE("c1"), RF()],
       ok,
     ],
@@ -2305,8 +2478,18 @@ const ownershipRows: Row[] = [
     ],
     [
       "echo reasoning role",
-      [echo([msg("r0", "reasoning", "s1")]), RST("r0", "s2")],
+      [echo([msg("r0", "reasoning", "s1")]), RMS("r0", "s2")],
       rej("OWNER_MISMATCH", 1),
+    ],
+    [
+      "echo reasoning role does not seed the span registry",
+      [echo([msg("r0", "reasoning", "s1")]), RST("r0", "s2"), REND("r0", "s2"), RF()],
+      ok,
+    ],
+    [
+      "snapshot reasoning role does not seed the span registry",
+      [RS(), RST("r0", "s2"), SNAP([msg("r0", "reasoning", "s1")]), REND("r0", "s2"), RF()],
+      ok,
     ],
     [
       "echo activity role",
@@ -2342,15 +2525,17 @@ const ownershipRows: Row[] = [
     ],
     // ids unique only within a kind
     [
-      "one id, four kinds, four owners",
+      "one id, five kinds, five owners",
       [
         RS(),
         TMS("x", "s1"),
         TCS("x", "s2"),
         RMS("x", "s3"),
         AS("x", "s4"),
+        RST("x", "s5"),
         AD("x", "s4"),
         RME("x", "s3"),
+        REND("x", "s5"),
         TCE("x", "s2"),
         TME("x", "s1"),
         RF(),
@@ -2430,9 +2615,9 @@ const subagentRows: Row[] = [
       [RS(), TMS("m1", "s1"), TME("m1", "s1"), SAF("s1")],
       rej("SUBAGENT_NOT_ACTIVE", 3),
     ],
-    ["SUBAGENT_STARTED without name etc. (§13 #15)", [RS(), SAS("s1"), SAE("s1"), RF()], ok],
+    ["SUBAGENT_STARTED without name etc. (§13 #4)", [RS(), SAS("s1"), SAE("s1"), RF()], ok],
     [
-      "SUBAGENT_FINISHED with a bogus outcome (§13 #15)",
+      "SUBAGENT_FINISHED with a bogus outcome (§13 #4)",
       [
         RS(),
         SAS("s1"),
@@ -2442,7 +2627,7 @@ const subagentRows: Row[] = [
       ok,
     ],
     [
-      "SUBAGENT_FINISHED suspended with null interruptIds (§13 #15)",
+      "SUBAGENT_FINISHED suspended with null interruptIds (§13 #4)",
       [
         RS(),
         SAS("s1"),
@@ -2567,99 +2752,160 @@ const chunkRows: Row[] = [
 ];
 
 // ---------------------------------------------------------------------------------------
-// I. Sequential runs (§9.6): state fully cleared, index keeps counting.
+// I. Several runs (§9.6): "`RUN_STARTED` after `RUN_FINISHED` or `RUN_ERROR` opens a new run
+// and clears all per-run state (open sets, spans, steps, active and finished subagents, owner
+// registries); the new run is verified from scratch. The index keeps counting across runs."
+// Each kind of state is shown cleared both ways: what was open is no longer open, and what
+// was recorded no longer binds.
 
 const sequentialRows: Row[] = [
   ...about(2, [
-    [
-      "open text message cleared",
-      [RS(), TMS("m1"), RE(), RS(), TMS("m1"), TME("m1"), RF()],
-      SEQ,
-      ok,
-    ],
+    // open sets
+    ["open text message cleared", [RS(), TMS("m1"), RE(), RS(), TMS("m1"), TME("m1"), RF()], ok],
     [
       "open text message cleared (content is not open)",
       [RS(), TMS("m1"), RE(), RS(), TMC("m1")],
-      SEQ,
       rej("TEXT_MESSAGE_NOT_OPEN", 4),
     ],
+    ["open tool call cleared", [RS(), TCS("c1"), RE(), RS(), TCS("c1"), TCE("c1"), RF()], ok],
     [
-      "open tool call cleared",
+      "open tool call cleared (end is not open)",
       [RS(), TCS("c1"), RE(), RS(), TCR("c1", "t1"), TCE("c1")],
-      SEQ,
       rej("TOOL_CALL_NOT_OPEN", 5),
     ],
     [
       "open reasoning message cleared",
       [RS(), RMS("r1"), RE(), RS(), RMS("r1"), RME("r1"), RF()],
-      SEQ,
       ok,
     ],
-    ["open step cleared", [RS(), SS("a"), RE(), RS(), SF("a")], SEQ, rej("STEP_NOT_STARTED", 4)],
+    [
+      "open reasoning message cleared (end is not open)",
+      [RS(), RMS("r1"), RE(), RS(), RME("r1")],
+      rej("REASONING_MESSAGE_NOT_OPEN", 4),
+    ],
+    ["open reasoning span cleared", [RS(), RST("r1"), RE(), RS(), RST("r1"), REND("r1"), RF()], ok],
+    [
+      "open reasoning span cleared (end is not open)",
+      [RS(), RST("r1"), RE(), RS(), REND("r1")],
+      rej("REASONING_SPAN_NOT_OPEN", 4),
+    ],
+    ["open step cleared", [RS(), SS("a"), RE(), RS(), SF("a")], rej("STEP_NOT_STARTED", 4)],
+    ["open step cleared (start again)", [RS(), SS("a"), RE(), RS(), SS("a"), SF("a"), RF()], ok],
     [
       "open subagent step cleared",
       [RS(), SS("a", "s1"), RE(), RS(), SS("a", "s1"), SF("a", "s1"), RF()],
-      SEQ,
       ok,
     ],
     [
+      "open subagent step cleared (its owner cannot finish it)",
+      [RS(), SS("a", "s1"), RE(), RS(), SF("a", "s1")],
+      rej("STEP_NOT_STARTED", 4),
+    ],
+    // subagents
+    [
       "active subagent cleared",
       [RS(), SAS("s1"), RE(), RS(), SAF("s1")],
-      SEQ,
       rej("SUBAGENT_NOT_ACTIVE", 4),
     ],
+    ["active subagent cleared (not open at RUN_FINISHED)", [RS(), SAS("s1"), RE(), RS(), RF()], ok],
     [
-      "active subagent cleared (not open at RUN_FINISHED)",
-      [RS(), SAS("s1"), RE(), RS(), RF()],
-      SEQ,
+      "active subagent cleared (announced again)",
+      [RS(), SAS("s1"), RE(), RS(), SAS("s1"), SAF("s1"), RF()],
       ok,
     ],
     [
       "finished subagent may start again next run",
       [RS(), SAS("s1"), SAF("s1"), RF(), RS(), SAS("s1"), SAF("s1"), RF()],
-      SEQ,
+      ok,
+    ],
+    [
+      "errored subagent may start again after a late failure",
+      [RS(), SAS("s1"), SAE("s1"), RF(), RE(), RS(), SAS("s1"), SAF("s1"), RF()],
       ok,
     ],
     [
       "finished parent of the last run is not started",
       [RS(), SAS("s1"), SAF("s1"), RF(), RS(), SAS("s2", "s1")],
-      SEQ,
       rej("SUBAGENT_PARENT_NOT_STARTED", 5),
     ],
+    // owner registries
     [
       "message registry cleared",
       [RS(), TMS("m1", "s1"), TME("m1"), RF(), RS(), TMS("m1", "s2"), TME("m1"), RF()],
-      SEQ,
       ok,
     ],
     [
       "tool-call registry cleared",
       [RS(), TCS("c1", "s1"), TCE("c1"), RF(), RS(), TCS("c1", "s2"), TCE("c1"), RF()],
-      SEQ,
       ok,
+    ],
+    [
+      "inherited tool-call owner cleared",
+      [
+        RS(),
+        TMS("m1", "s1"),
+        TCS("c1", undefined, "m1"),
+        TCE("c1"),
+        TME("m1"),
+        RF(),
+        RS(),
+        TMS("m1"),
+        TCS("c1", undefined, "m1"),
+        TCE("c1"),
+        TME("m1"),
+        RF(),
+      ],
+      ok,
+    ],
+    [
+      "inherited tool-call owner binds within its run",
+      [
+        RS(),
+        TMS("m1", "s1"),
+        TCS("c1", undefined, "m1"),
+        TCE("c1"),
+        TME("m1"),
+        TMS("m2"),
+        TCS("c1", undefined, "m2"),
+      ],
+      rej("TOOL_CALL_PARENT_OWNER_MISMATCH", 6),
     ],
     [
       "reasoning registry cleared",
-      [RS(), RST("r1", "s1"), RF(), RS(), RST("r1", "s2"), RF()],
-      SEQ,
+      [RS(), RMS("r1", "s1"), RME("r1"), RF(), RS(), RMS("r1", "s2"), RME("r1"), RF()],
       ok,
     ],
     [
-      "activity registry cleared",
-      [RS(), AS("a1", "s1"), RF(), RS(), AD("a1", "s2"), RF()],
-      SEQ,
+      "span registry cleared",
+      [RS(), RST("r1", "s1"), REND("r1"), RF(), RS(), RST("r1", "s2"), REND("r1", "s2"), RF()],
+      ok,
+    ],
+    ["activity registry cleared", [RS(), AS("a1", "s1"), RF(), RS(), AD("a1", "s2"), RF()], ok],
+    [
+      "result-minted owner cleared",
+      [RS(), TCR("c1", "t1", "s1"), RF(), RS(), TMS("t1", "s2"), TME("t1"), RF()],
       ok,
     ],
     [
       "snapshot seeding cleared",
       [RS(), SNAP([msg("m1", "user", "s1", ["c1"])]), RF(), RS(), TMS("m1", "s2"), TME("m1"), RF()],
-      SEQ,
+      ok,
+    ],
+    [
+      "snapshot tool-call seeding cleared",
+      [
+        RS(),
+        SNAP([msg("m1", "assistant", "s1", ["c1"])]),
+        RF(),
+        RS(),
+        REV("tool-call", "c1", "s2"),
+        RF(),
+      ],
       ok,
     ],
     [
       "echo of the second run seeds after the clear",
       [RS(), TMS("m0", "s1"), TME("m0"), RF(), echo([msg("m0", "user", "s2")]), TMS("m0", "s1")],
-      SEQ,
       rej("OWNER_MISMATCH", 5),
     ],
     [
@@ -2674,45 +2920,51 @@ const sequentialRows: Row[] = [
         TME("m0"),
         RF(),
       ],
-      SEQ,
       ok,
     ],
     [
+      "a late RUN_ERROR clears nothing it need not: the next run starts clean anyway",
+      [RS(), TMS("m1", "s1"), TME("m1"), RF(), RE(), RS(), TMS("m1", "s2"), TME("m1"), RF()],
+      ok,
+    ],
+    [
+      "the run after a leading RUN_ERROR starts clean",
+      [RE(), RS(), TMS("m1"), TME("m1"), RF()],
+      ok,
+    ],
+    // rules still apply in the new run, and the index counts on
+    [
       "rules still apply in the second run",
       [RS(), RF(), RS(), TMS("m1", "s1"), TMC("m1", "s2")],
-      SEQ,
       rej("OWNER_MISMATCH", 4),
     ],
     [
       "index keeps counting across runs",
-      [RAW(), RS(), RF(), CUSTOM(), RAW(), RS(), TMS("m1"), TMS("m1")],
-      SEQ,
-      rej("TEXT_MESSAGE_ALREADY_OPEN", 7),
+      [ev("FUTURE"), RS(), RAW(), RF(), ev("FUTURE"), RS(), CUSTOM(), TMS("m1"), TMS("m1")],
+      rej("TEXT_MESSAGE_ALREADY_OPEN", 8),
     ],
     [
-      "rule 7 in the second run",
-      [RS(), RF(), RS(), SS("a"), RF()],
-      SEQ,
+      "index keeps counting past a late RUN_ERROR",
+      [RS(), RF(), RE(), RS(), TMC("m1")],
+      rej("TEXT_MESSAGE_NOT_OPEN", 4),
+    ],
+    ["rule 7 in the second run", [RS(), RF(), RS(), SS("a"), RF()], rej("OPEN_AT_RUN_FINISHED", 4)],
+    [
+      "rule 7 for a span in the second run",
+      [RS(), RF(), RS(), RST("r1"), RF()],
       rej("OPEN_AT_RUN_FINISHED", 4),
     ],
     [
       "rule 13 in the second run",
       [RS(), RF(), RS(), SAS("s1"), RF()],
-      SEQ,
       rej("SUBAGENT_OPEN_AT_RUN_FINISHED", 4),
     ],
     [
       "second run started, then RUN_STARTED again",
       [RS(), RF(), RS(), RS()],
-      SEQ,
       rej("RUN_ALREADY_STARTED", 3),
     ],
-    [
-      "RUN_STARTED tagged in the second run",
-      [RS(), RF(), RS({ subagentRunId: "s1" }), RF()],
-      SEQ,
-      ok,
-    ],
+    ["RUN_STARTED tagged in the second run", [RS(), RF(), RS({ subagentRunId: "s1" }), RF()], ok],
   ]),
 ];
 
@@ -2752,12 +3004,27 @@ const precedenceRows: Row[] = [
       rej("REASONING_MESSAGE_ALREADY_OPEN", 2),
     ],
     [
+      "span re-start under another owner is rule 4 (§9.9)",
+      [RS(), RST("r1", "s1"), RST("r1", "s2")],
+      rej("REASONING_SPAN_ALREADY_OPEN", 2),
+    ],
+    [
+      "span end for a closed span under another owner is rule 4",
+      [RS(), RST("r1", "s1"), REND("r1"), REND("r1", "s2")],
+      rej("REASONING_SPAN_NOT_OPEN", 3),
+    ],
+    [
+      "field check before the span rules",
+      [RS(), RST("r1"), ev("REASONING_START", { messageId: "r1", subagentRunId: null })],
+      rej("FIELD_NULL", 2, "subagentRunId"),
+    ],
+    [
       "field check before rule 3",
       [RS(), TMS("m1"), ev("TEXT_MESSAGE_START", { messageId: "m1", subagentRunId: null })],
       rej("FIELD_NULL", 2, "subagentRunId"),
     ],
     [
-      "field check before rule 5",
+      "field check on a result for an open call",
       [RS(), TCS("c1"), ev("TOOL_CALL_RESULT", { toolCallId: "c1" })],
       rej("FIELD_MISSING", 2, "messageId"),
     ],
@@ -2929,9 +3196,9 @@ const scopeRows: Row[] = [
       ok,
     ],
     [
-      "RUN_FINISHED tag checked before rule 8",
+      "RUN_FINISHED tag is not read: rule 8 reports",
       [RS(), RF({ subagentRunId: null, outcome: { type: "interrupt", interrupts: [] } })],
-      rej("FIELD_NULL", 1, "subagentRunId"),
+      rej("INTERRUPT_OUTCOME_EMPTY", 1),
     ],
     [
       "TOOL_CALL_START tagged with a never-announced subagent",
@@ -3017,10 +3284,55 @@ const schemaRows: Row[] = [
   ],
   [
     "schema: after rule 2",
-    [RS(), RF(), RS({ role: "robot" })],
-    { ...ROLES, allowSequentialRuns: false },
+    [RS(), RF(), { ...TMS("m1"), role: "robot" }],
+    ROLES,
     rej("EVENT_AFTER_RUN_CLOSED", 2),
   ],
+  [
+    "schema: after rule 2, for a second late RUN_ERROR",
+    [RS(), RF(), RE(), RE({ role: "robot" })],
+    ROLES,
+    rej("EVENT_AFTER_RUN_CLOSED", 3),
+  ],
+  ...about(0, [
+    [
+      "schema: a new run's RUN_STARTED meets it",
+      [RS(), RF(), RS({ role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 2, "role"),
+    ],
+    [
+      "schema: a late RUN_ERROR meets it",
+      [RS(), RF(), RE({ role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 2, "role"),
+    ],
+    [
+      "schema: a leading RUN_ERROR meets it",
+      [RE({ role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 0, "role"),
+    ],
+    // §6 step 3: an unknown type "passes every phase check ... and meets only the schema"
+    [
+      "schema: an unknown type before the first run meets it",
+      [ev("FUTURE", { role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 0, "role"),
+    ],
+    [
+      "schema: an unknown type after the close meets it",
+      [RS(), RF(), ev("FUTURE", { role: "robot" })],
+      ROLES,
+      rej("SCHEMA_MISMATCH", 2, "role"),
+    ],
+    [
+      "schema: unknown types the schema accepts, around a run",
+      [ev("FUTURE", { role: "user" }), RS(), RF(), ev("FUTURE")],
+      ROLES,
+      ok,
+    ],
+  ]),
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -3028,6 +3340,13 @@ const schemaRows: Row[] = [
 // forgotten; an event rejected otherwise records nothing; a new run starts from zero.
 
 const MAX2: Opts = { maxIds: 2 };
+/** An id of `n` UTF-16 code units. */
+const long = (n: number): string => "x".repeat(n);
+/** 1 MiB of UTF-16 code units. */
+const MIB = long(1024 * 1024);
+/** `n` text messages, each opened and closed, with distinct ids of 1 MiB. */
+const mibMessages = (n: number): Ev[] =>
+  Array.from({ length: n }, (_, i) => `${i}${MIB.slice(1)}`).flatMap((id) => [TMS(id), TME(id)]);
 const idLimitRows: Row[] = about(0, [
   ["two ids within maxIds 2", [RS(), TMS("m1"), TME("m1"), TCS("c1"), TCE("c1"), RF()], MAX2, ok],
   [
@@ -3043,7 +3362,7 @@ const idLimitRows: Row[] = about(0, [
     rej("ID_LIMIT_EXCEEDED", 3),
   ],
   [
-    "a reasoning block over the limit",
+    "a reasoning span over the limit",
     [RS(), AS("a1"), SAS("s1"), RST("r1")],
     MAX2,
     rej("ID_LIMIT_EXCEEDED", 3),
@@ -3085,10 +3404,30 @@ const idLimitRows: Row[] = about(0, [
     ok,
   ],
   [
-    "the same step name under two owners holds two",
+    // Two (owner, name) pairs, and each tag a subagent id held once (§17.1): 1, 3, then 5.
+    "the same step name under two owners holds two, and each owner's id",
     [RS(), SS("a"), SS("a", "s1"), SS("a", "s2")],
-    MAX2,
+    { maxIds: 4 },
     rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  [
+    "the same step name under two owners fits in five",
+    [RS(), SS("a"), SS("a", "s1"), SS("a", "s2"), SF("a", "s2"), SF("a", "s1"), SF("a"), RF()],
+    { maxIds: 5 },
+    ok,
+  ],
+  [
+    // §17.1: "a subagent id [is] kept for the rest of the run", announced or not.
+    "a tag nobody announced is a subagent id the run holds",
+    [RS(), TMS("m1", "s1"), TMS("m2")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 2),
+  ],
+  [
+    "a tag is held once, however many openers it tags, and after its announcement",
+    [RS(), SAS("s1"), TMS("m1", "s1"), TME("m1", "s1"), TCS("c1", "s1"), TMS("m2", "s1")],
+    { maxIds: 3 },
+    rej("ID_LIMIT_EXCEEDED", 5),
   ],
   [
     "a known id is no new id",
@@ -3168,7 +3507,7 @@ const idLimitRows: Row[] = about(0, [
       TCE("c2"),
       RF(),
     ],
-    { ...MAX2, allowSequentialRuns: true },
+    MAX2,
     ok,
   ],
   ["maxIds 0 holds nothing", [RS(), TMC("m1")], { maxIds: 0 }, rej("TEXT_MESSAGE_NOT_OPEN", 1)],
@@ -3179,7 +3518,332 @@ const idLimitRows: Row[] = about(0, [
     { maxIds: Number.POSITIVE_INFINITY },
     ok,
   ],
+  // §17.1 (version 4): "An id is weighed by its length: an id of up to 64 UTF-16 code units
+  // counts as one, a longer one as `ceil(length / 64)` ... a step's name is weighed the same
+  // way", and "a test shows it with ids from 1 character to 1 MiB".
+  ["an id of 1 character counts once", [RS(), TMS("x"), TME("x"), RF()], { maxIds: 1 }, ok],
+  [
+    "an id of 64 code units counts once",
+    [RS(), TMS(long(64)), TME(long(64)), RF()],
+    { maxIds: 1 },
+    ok,
+  ],
+  [
+    "an id of 65 code units counts twice",
+    [RS(), TMS(long(65))],
+    { maxIds: 1 },
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  ["an id of 128 code units fits in 2", [RS(), TCS(long(128)), TCE(long(128)), RF()], MAX2, ok],
+  [
+    "an id of 129 code units counts 3 times",
+    [RS(), TCS(long(129))],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  [
+    "length is counted in UTF-16 code units (32 emoji are 64 units)",
+    [RS(), TMS("😀".repeat(32)), TME("😀".repeat(32)), RF()],
+    { maxIds: 1 },
+    ok,
+  ],
+  [
+    "33 emoji are 66 code units, two ids",
+    [RS(), TMS("😀".repeat(33))],
+    { maxIds: 1 },
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  [
+    "a long id and a short one",
+    [RS(), TMS(long(100)), TME(long(100)), TCS("c1")],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 3),
+  ],
+  ["a long step name", [RS(), SS(long(129))], MAX2, rej("ID_LIMIT_EXCEEDED", 1)],
+  [
+    "a long step name is forgotten when it finishes",
+    [RS(), SS(long(128)), SF(long(128)), SS(long(128)), SF(long(128)), RF()],
+    MAX2,
+    ok,
+  ],
+  ["a long reasoning span id", [RS(), RST(long(129))], MAX2, rej("ID_LIMIT_EXCEEDED", 1)],
+  ["a long reasoning message id", [RS(), RMS(long(129))], MAX2, rej("ID_LIMIT_EXCEEDED", 1)],
+  ["a long activity id", [RS(), AS(long(129))], MAX2, rej("ID_LIMIT_EXCEEDED", 1)],
+  ["a long subagent id", [RS(), SAS(long(129))], MAX2, rej("ID_LIMIT_EXCEEDED", 1)],
+  [
+    "a long tool message id minted by a result",
+    [RS(), TCR("c1", long(129))],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  [
+    "a long id in a snapshot",
+    [RS(), SNAP([msg(long(129), "user")])],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  [
+    "a long tool call id in the input echo",
+    [echo([msg("m1", "assistant", undefined, [long(128)])])],
+    MAX2,
+    rej("ID_LIMIT_EXCEEDED", 0),
+  ],
+  [
+    "a new run starts from zero, long ids too",
+    [RS(), TMS(long(128)), TME(long(128)), RF(), RS(), TCS(long(128)), TCE(long(128)), RF()],
+    MAX2,
+    ok,
+  ],
+  ["an id of 1 MiB counts as 16,384 ids", [RS(), TCS(MIB), TCE(MIB), RF()], { maxIds: 16_384 }, ok],
+  [
+    "an id of 1 MiB does not fit in 16,383",
+    [RS(), TCS(MIB)],
+    { maxIds: 16_383 },
+    rej("ID_LIMIT_EXCEEDED", 1),
+  ],
+  ["at the default, six ids of 1 MiB fit (98,304 of 100,000)", [RS(), ...mibMessages(6), RF()], ok],
+  [
+    "at the default, a seventh id of 1 MiB does not (114,688)",
+    [RS(), ...mibMessages(7), RF()],
+    rej("ID_LIMIT_EXCEEDED", 13),
+  ],
 ]);
+
+// ---------------------------------------------------------------------------------------
+// M. protocol: "draft" (§9.14): "adds the consumer duties that the protocol's draft ... adds
+// on top of 1.1, and nothing else". RUN_STARTED and RUN_FINISHED then read `threadId` and
+// `runId` as required strings.
+
+const ids = (threadId: string, runId: string): Ev => ({ threadId, runId });
+const RSd = (threadId = "t1", runId = "r1", f: Ev = {}) => RS({ ...ids(threadId, runId), ...f });
+const RFd = (threadId = "t1", runId = "r1", f: Ev = {}) => RF({ ...ids(threadId, runId), ...f });
+const interruptsD = (...idsOf: unknown[]) =>
+  RFd("t1", "r1", {
+    outcome: { type: "interrupt", interrupts: idsOf.map((id) => ({ id, reason: "confirm" })) },
+  });
+
+const draftRows: Row[] = [
+  ...about(2, [
+    ["draft: a run whose ids agree", [RSd(), RFd()], DRAFT, ok],
+    // "`RUN_FINISHED` whose `runId` differs from the current run's `RUN_STARTED.runId` →
+    // `RUN_ID_MISMATCH`; whose `threadId` differs from it → `THREAD_ID_MISMATCH`"
+    [
+      "draft: RUN_FINISHED names another run",
+      [RSd(), RFd("t1", "r2")],
+      DRAFT,
+      rej("RUN_ID_MISMATCH", 1),
+    ],
+    [
+      "draft: RUN_FINISHED names another thread",
+      [RSd(), RFd("t2", "r1")],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 1),
+    ],
+    [
+      "draft: both differ, RUN_ID_MISMATCH first",
+      [RSd(), RFd("t2", "r2")],
+      DRAFT,
+      rej("RUN_ID_MISMATCH", 1),
+    ],
+    ["draft: ids are case-sensitive", [RSd(), RFd("t1", "R1")], DRAFT, rej("RUN_ID_MISMATCH", 1)],
+    ["draft: the empty runId is an id", [RSd("t1", ""), RFd("t1", "")], DRAFT, ok],
+    // "A `RUN_STARTED` whose `threadId` differs from the first run's in the same stream →
+    // `THREAD_ID_MISMATCH` (one stream carries one thread)"
+    ["draft: two runs on one thread", [RSd(), RFd(), RSd("t1", "r2"), RFd("t1", "r2")], DRAFT, ok],
+    [
+      "draft: a second run on another thread",
+      [RSd(), RFd(), RSd("t2", "r2")],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 2),
+    ],
+    [
+      "draft: a run after RUN_ERROR on another thread",
+      [RSd(), RE(), RSd("t2", "r2")],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 2),
+    ],
+    [
+      "draft: the first run's thread binds the third",
+      [RSd(), RFd(), RSd("t1", "r2"), RE(), RSd("t2", "r3")],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 4),
+    ],
+    [
+      "draft: a second run's RUN_FINISHED names the first run",
+      [RSd(), RFd(), RSd("t1", "r2"), RFd("t1", "r1")],
+      DRAFT,
+      rej("RUN_ID_MISMATCH", 3),
+    ],
+    ["draft: a runId may repeat across runs", [RSd(), RFd(), RSd(), RFd()], DRAFT, ok],
+    // "(`RUN_ERROR` has no id fields in the 1.1 schema and is never compared.)"
+    ["draft: RUN_ERROR's ids are never compared", [RSd(), RE(ids("t9", "r9"))], DRAFT, ok],
+    [
+      "draft: a late RUN_ERROR's ids are never compared",
+      [RSd(), RFd(), RE(ids("t9", "r9"))],
+      DRAFT,
+      ok,
+    ],
+    [
+      "draft: RUN_ERROR first, then a run on any thread",
+      [RE(ids("t9", "r9")), RSd("t2", "r2"), RFd("t2", "r2")],
+      DRAFT,
+      ok,
+    ],
+    [
+      "draft: unknown types around the runs",
+      [ev("FUTURE"), RSd(), RFd(), ev("FUTURE", { threadId: "t2" })],
+      DRAFT,
+      ok,
+    ],
+    // precedence: "`RUN_ID_MISMATCH`, `THREAD_ID_MISMATCH`, then rules 7, 8 (with the duplicate
+    // check after the empty check) and 13"
+    [
+      "draft: RUN_ID_MISMATCH before rule 7",
+      [RSd(), TMS("m1"), RFd("t1", "r2")],
+      DRAFT,
+      rej("RUN_ID_MISMATCH", 2),
+    ],
+    [
+      "draft: THREAD_ID_MISMATCH before rule 8",
+      [RSd(), RFd("t2", "r1", { outcome: { type: "interrupt", interrupts: [] } })],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 1),
+    ],
+    [
+      "draft: THREAD_ID_MISMATCH before rule 13",
+      [RSd(), SAS("s1"), RFd("t2", "r1")],
+      DRAFT,
+      rej("THREAD_ID_MISMATCH", 2),
+    ],
+    [
+      "draft: rule 1 before the thread check",
+      [RSd(), RSd("t2", "r2")],
+      DRAFT,
+      rej("RUN_ALREADY_STARTED", 1),
+    ],
+    [
+      "draft: rule 2 before the id checks",
+      [RSd(), RFd(), RFd("t2", "r2")],
+      DRAFT,
+      rej("EVENT_AFTER_RUN_CLOSED", 2),
+    ],
+    // without the option, the ids are not read at all (§9.1)
+    ["1.1: a RUN_FINISHED naming another run", [RSd(), RFd("t2", "r2")], ok],
+    ["1.1: runs on two threads", [RSd(), RFd(), RSd("t2", "r2"), RFd("t2", "r2")], ok],
+    [
+      '1.1, explicitly: protocol "1.1" reads no ids',
+      [RSd(), RFd("t2", "r2")],
+      { protocol: "1.1" },
+      ok,
+    ],
+  ]),
+  ...about(8, [
+    // "An interrupt outcome whose interrupts repeat an `id` → `INTERRUPT_ID_DUPLICATE` (rule 8),
+    // and the field is `outcome.interrupts[n].id` of the second occurrence."
+    ["draft: distinct interrupt ids", [RSd(), interruptsD("i1", "i2")], DRAFT, ok],
+    [
+      "draft: a repeated interrupt id",
+      [RSd(), interruptsD("i1", "i1")],
+      DRAFT,
+      rej("INTERRUPT_ID_DUPLICATE", 1, "outcome.interrupts[1].id"),
+    ],
+    [
+      "draft: the second occurrence is named",
+      [RSd(), interruptsD("a", "b", "c", "b", "a")],
+      DRAFT,
+      rej("INTERRUPT_ID_DUPLICATE", 1, "outcome.interrupts[3].id"),
+    ],
+    [
+      'draft: "" repeated',
+      [RSd(), interruptsD("", "x", "")],
+      DRAFT,
+      rej("INTERRUPT_ID_DUPLICATE", 1, "outcome.interrupts[2].id"),
+    ],
+    // "Only string ids are compared"
+    ["draft: numeric ids are not compared", [RSd(), interruptsD(1, 1)], DRAFT, ok],
+    ["draft: absent ids are not compared", [RSd(), interruptsD(undefined, undefined)], DRAFT, ok],
+    ["draft: a string and a number", [RSd(), interruptsD("1", 1)], DRAFT, ok],
+    [
+      "draft: rule 8's empty check first",
+      [RSd(), RFd("t1", "r1", { outcome: { type: "interrupt", interrupts: [] } })],
+      DRAFT,
+      rej("INTERRUPT_OUTCOME_EMPTY", 1),
+    ],
+    [
+      "draft: rule 7 before the duplicate check",
+      [RSd(), TMS("m1"), interruptsD("i1", "i1")],
+      DRAFT,
+      rej("OPEN_AT_RUN_FINISHED", 2),
+    ],
+    [
+      "draft: the duplicate check before rule 13",
+      [RSd(), SAS("s1"), interruptsD("i1", "i1")],
+      DRAFT,
+      rej("INTERRUPT_ID_DUPLICATE", 2, "outcome.interrupts[1].id"),
+    ],
+    [
+      "draft: a success outcome's interrupts are not read",
+      [
+        RSd(),
+        RFd("t1", "r1", { outcome: { type: "success", interrupts: [{ id: "i" }, { id: "i" }] } }),
+      ],
+      DRAFT,
+      ok,
+    ],
+    ["1.1: a repeated interrupt id", [RSd(), interruptsD("i1", "i1")], ok],
+  ]),
+  ...about(0, [
+    // "`RUN_STARTED` and `RUN_FINISHED` read `threadId` and `runId` (R strings, §3.2)", after
+    // the fields §3.2 lists before them (`input`, `outcome`)
+    ["draft: RUN_STARTED without ids", [RS()], DRAFT, rej("FIELD_MISSING", 0, "threadId")],
+    [
+      "draft: RUN_STARTED without runId",
+      [RS({ threadId: "t1" })],
+      DRAFT,
+      rej("FIELD_MISSING", 0, "runId"),
+    ],
+    [
+      "draft: RUN_STARTED with a null threadId",
+      [RS({ threadId: null, runId: "r1" })],
+      DRAFT,
+      rej("FIELD_NULL", 0, "threadId"),
+    ],
+    [
+      "draft: RUN_STARTED with a numeric runId",
+      [RS({ threadId: "t1", runId: 1 })],
+      DRAFT,
+      rej("FIELD_WRONG_TYPE", 0, "runId"),
+    ],
+    [
+      "draft: RUN_STARTED's input before its ids",
+      [RS({ input: null })],
+      DRAFT,
+      rej("FIELD_NULL", 0, "input"),
+    ],
+    ["draft: RUN_FINISHED without ids", [RSd(), RF()], DRAFT, rej("FIELD_MISSING", 1, "threadId")],
+    [
+      "draft: RUN_FINISHED with a numeric runId",
+      [RSd(), RF({ threadId: "t1", runId: 7 })],
+      DRAFT,
+      rej("FIELD_WRONG_TYPE", 1, "runId"),
+    ],
+    [
+      "draft: RUN_FINISHED's outcome before its ids",
+      [RSd(), RF({ outcome: null })],
+      DRAFT,
+      rej("FIELD_NULL", 1, "outcome"),
+    ],
+    [
+      "draft: a new run's RUN_STARTED is field-checked",
+      [RSd(), RFd(), RS({ threadId: "t1" })],
+      DRAFT,
+      rej("FIELD_MISSING", 2, "runId"),
+    ],
+    ["draft: RUN_ERROR reads no ids", [RSd(), RE({ threadId: null, runId: 5 })], DRAFT, ok],
+    ["draft: a leading RUN_ERROR reads no ids", [RE({ threadId: 1 })], DRAFT, ok],
+    ["1.1: null ids are not read", [RS({ threadId: null, runId: 5 }), RF({ runId: null })], ok],
+  ]),
+];
 
 // ---------------------------------------------------------------------------------------
 // The table.
@@ -3201,6 +3865,7 @@ const rows: Row[] = [
   ...precedenceRows,
   ...scopeRows,
   ...schemaRows,
+  ...draftRows,
 ];
 
 // The verifier MUST NOT mutate events (§2): freeze everything the rows hand it.
@@ -3265,7 +3930,7 @@ function checkRow(row: Row): void {
     expect(verdict(err)).toBe("accepted");
     return;
   }
-  const isField = expected.code.startsWith("FIELD_");
+  const isField = expected.code.startsWith("FIELD_") || expected.code === "INTERRUPT_ID_DUPLICATE";
   if (isField && expected.field === undefined) throw new Error("row must name the field");
   const hasField = isField || expected.code === "SCHEMA_MISMATCH";
   expect(verdict(err)).toEqual({
@@ -3363,7 +4028,7 @@ describe("error fields", () => {
     expect(f.code).toBe("SSE_BUFFER_OVERFLOW");
     expect(f.data).toBeUndefined();
     expect(f.cause).toBe(cause);
-    const e = catchErr([RS(), RF(), f], SEQ);
+    const e = catchErr([RS(), RF(), f]);
     expect(e.code).toBe("SSE_BUFFER_OVERFLOW");
     expect(e.event).toBe(f);
   });
@@ -3392,12 +4057,31 @@ describe("error fields", () => {
     expect(e.field).toBeUndefined();
   });
 
-  it("RUN_ERROR before the run keeps the producer's message readable", () => {
+  it("a RUN_ERROR after RUN_ERROR keeps the producer's message readable", () => {
     const bad = { type: "RUN_ERROR", message: "boom" };
-    const e = catchErr([bad]);
-    expect(e.code).toBe("EVENT_BEFORE_RUN_STARTED");
+    const e = catchErr([RS(), RE(), bad]);
+    expect(e.code).toBe("EVENT_AFTER_RUN_CLOSED");
     expect(e.eventType).toBe("RUN_ERROR");
+    expect(e.event).toBe(bad);
     expect((e.event as { message: string }).message).toBe("boom");
+  });
+
+  it("INTERRUPT_ID_DUPLICATE: field is the second occurrence's id (§9.14, §10.1)", () => {
+    const outcome = { type: "interrupt", interrupts: [{ id: "i1" }, { id: "i2" }, { id: "i1" }] };
+    const bad = RFd("t1", "r1", { outcome });
+    const e = catchErr([RSd(), bad], DRAFT);
+    expect(e).toMatchObject({ code: "INTERRUPT_ID_DUPLICATE", rule: 8, index: 1 });
+    expect(e.field).toBe("outcome.interrupts[2].id");
+    expect(e.event).toBe(bad);
+    expect(e.eventType).toBe("RUN_FINISHED");
+  });
+
+  it("RUN_ID_MISMATCH and THREAD_ID_MISMATCH: rule 2, no field", () => {
+    const runs = catchErr([RSd(), RFd("t1", "r2")], DRAFT);
+    expect(runs).toMatchObject({ code: "RUN_ID_MISMATCH", rule: 2, field: undefined });
+    const threads = catchErr([RSd(), RFd(), RSd("t2", "r2")], DRAFT);
+    expect(threads).toMatchObject({ code: "THREAD_ID_MISMATCH", rule: 2, field: undefined });
+    expect(threads.eventType).toBe("RUN_STARTED");
   });
 
   it("isVerifyError", () => {
@@ -3495,8 +4179,8 @@ describe("Verifier lifecycle", () => {
   });
 
   it("a failing end in RUNNING poisons with the event count as index", () => {
-    const v = new Verifier({ allowSequentialRuns: true });
-    v.verify(RAW());
+    const v = new Verifier();
+    v.verify(ev("FUTURE"));
     v.verify(RS());
     v.verify(RF());
     v.verify(RS());
@@ -3531,12 +4215,17 @@ describe("Verifier lifecycle", () => {
     expect(thrown(() => v.end())).toBeUndefined();
   });
 
-  it("verify after a successful end with allowSequentialRuns still throws a plain Error", () => {
-    const v = new Verifier({ allowSequentialRuns: true });
+  it("verify after a successful end throws a plain Error, even for a new run's RUN_STARTED", () => {
+    const v = new Verifier();
     v.verify(RS());
     v.verify(RF());
     v.end();
-    const err = thrown(() => v.verify(RS()));
+    for (const next of [RS(), RE()]) {
+      const err = thrown(() => v.verify(next));
+      expect(err).toBeInstanceOf(Error);
+      expect(isVerifyError(err)).toBe(false);
+    }
+    const err = thrown(() => v.verify(ev("FUTURE")));
     expect(err).toBeInstanceOf(Error);
     expect(isVerifyError(err)).toBe(false);
     // state unchanged: the run is still closed, so end() still succeeds
@@ -3575,12 +4264,14 @@ describe("Verifier lifecycle", () => {
     expect(() => verifyAll(new Set([RS(), RF()]))).not.toThrow();
     const it2 = {
       *[Symbol.iterator]() {
-        yield RAW();
+        yield ev("FUTURE");
         yield RS();
+        yield RAW();
         yield RE();
       },
     };
     expect(() => verifyAll(it2)).not.toThrow();
+    expect(() => verifyAll([RE()].values())).not.toThrow();
   });
 
   it("verifyAll runs end(): a truncated iterable fails", () => {
@@ -3595,13 +4286,42 @@ describe("Verifier lifecycle", () => {
 
   it("the index counts decode failures, unknown and chunk events", () => {
     const v = new Verifier();
-    v.verify(RAW());
-    v.verify(RS());
     v.verify(ev("FUTURE"));
+    v.verify(RS());
+    v.verify(RAW());
     v.verify(ev("TEXT_MESSAGE_CHUNK"));
     v.verify(ev("THINKING_START"));
     const e = thrown(() => v.verify(fail("INVALID_JSON")));
     expect((e as VerifyError).index).toBe(5);
+  });
+
+  it("a leading RUN_ERROR closes: end() accepts, and only RUN_STARTED may follow", () => {
+    const v = new Verifier();
+    v.verify(RE());
+    v.verify(ev("FUTURE"));
+    expect(thrown(() => v.end())).toBeUndefined();
+    const w = new Verifier();
+    w.verify(RE());
+    w.verify(RS());
+    w.verify(TMS("m1"));
+    w.verify(TME("m1"));
+    w.verify(RF());
+    w.verify(RE());
+    const e = thrown(() => w.verify(RE()));
+    expect(e).toMatchObject({ code: "EVENT_AFTER_RUN_CLOSED", index: 6, rule: 2 });
+  });
+
+  it('protocol is "1.1" or "draft"; anything else is a TypeError when the verifier is made', () => {
+    new Verifier({ protocol: "1.1" });
+    new Verifier({ protocol: "draft" });
+    new Verifier({ protocol: undefined });
+    for (const protocol of ["1.0", "DRAFT", "draft ", "", "1.1.0", 1.1, true, {}, ["draft"]]) {
+      const make = () => new Verifier({ protocol } as unknown as Opts);
+      expect(thrown(make)).toBeInstanceOf(TypeError);
+      expect(thrown(() => verifyAll([RS(), RF()], { protocol } as unknown as Opts))).toBeInstanceOf(
+        TypeError,
+      );
+    }
   });
 
   it("separate verifiers do not share state", () => {
@@ -3711,6 +4431,65 @@ describe("error messages (§10.3)", () => {
     expect(m).toContain('"s2"');
     expect(m).toContain('"s3"');
     expect(m.endsWith("[SUBAGENT_OPEN_AT_RUN_FINISHED, rule 13]")).toBe(true);
+  });
+
+  it("the span codes name the span, quoted, and rule 4", () => {
+    const notOpen = message([RS(), REND('r"1')]);
+    expect(notOpen.startsWith("REASONING_END at index 1")).toBe(true);
+    expect(notOpen).toContain(JSON.stringify('r"1'));
+    expect(notOpen.endsWith("[REASONING_SPAN_NOT_OPEN, rule 4]")).toBe(true);
+    const twice = message([RS(), RST("r1", "s1"), RST("r1")]);
+    expect(twice.startsWith("REASONING_START at index 2")).toBe(true);
+    expect(twice).toContain('"r1"');
+    expect(twice.endsWith("[REASONING_SPAN_ALREADY_OPEN, rule 4]")).toBe(true);
+  });
+
+  it("OPEN_AT_RUN_FINISHED lists an open span with its owner", () => {
+    const m = message([RS(), RST("r9", "s1"), RF()]);
+    expect(m).toContain('"r9"');
+    expect(m).toContain('subagent "s1"');
+    expect(m.endsWith("[OPEN_AT_RUN_FINISHED, rule 7]")).toBe(true);
+  });
+
+  it("the draft codes quote both ids and end with their rule", () => {
+    const run = message([RSd("t1", "r1"), RFd("t1", "r2")], DRAFT);
+    expect(run.startsWith("RUN_FINISHED at index 1")).toBe(true);
+    expect(run).toContain('"r1"');
+    expect(run).toContain('"r2"');
+    expect(run.endsWith("[RUN_ID_MISMATCH, rule 2]")).toBe(true);
+    const thread = message([RSd("t1", "r1"), RE(), RSd("t2", "r2")], DRAFT);
+    expect(thread.startsWith("RUN_STARTED at index 2")).toBe(true);
+    expect(thread).toContain('"t1"');
+    expect(thread).toContain('"t2"');
+    expect(thread.endsWith("[THREAD_ID_MISMATCH, rule 2]")).toBe(true);
+    const dup = message([RSd(), interruptsD("i7", "i7")], DRAFT);
+    expect(dup).toContain('"i7"');
+    expect(dup.endsWith("[INTERRUPT_ID_DUPLICATE, rule 8]")).toBe(true);
+  });
+
+  it("rule 1 and rule 2 say what may come instead", () => {
+    const before = message([CUSTOM()]);
+    expect(before.startsWith("CUSTOM at index 0")).toBe(true);
+    expect(before).toContain("RUN_STARTED");
+    expect(before).toContain("RUN_ERROR");
+    expect(before.endsWith("[EVENT_BEFORE_RUN_STARTED, rule 1]")).toBe(true);
+    const afterFinish = message([RS(), RF(), RAW()]);
+    expect(afterFinish).toContain("RUN_STARTED");
+    expect(afterFinish).toContain("RUN_ERROR");
+    expect(afterFinish.endsWith("[EVENT_AFTER_RUN_CLOSED, rule 2]")).toBe(true);
+    const afterError = message([RS(), RE(), RE()]);
+    expect(afterError.startsWith("RUN_ERROR at index 2")).toBe(true);
+    expect(afterError).toContain("RUN_STARTED");
+    expect(afterError.endsWith("[EVENT_AFTER_RUN_CLOSED, rule 2]")).toBe(true);
+  });
+
+  it("ID_LIMIT_EXCEEDED names the limit and the option, whatever the id's length", () => {
+    const m = message([RS(), TCS(MIB)], { maxIds: 16_383 });
+    expect(m.startsWith("TOOL_CALL_START at index 1")).toBe(true);
+    expect(m).toMatch(/16,?383/);
+    expect(m).toContain("maxIds");
+    expect(m.length).toBeLessThanOrEqual(2000);
+    expect(m.endsWith("[ID_LIMIT_EXCEEDED, rule 0]")).toBe(true);
   });
 
   it("STEP_OWNER_MISMATCH names the step and its holders", () => {

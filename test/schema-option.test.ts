@@ -85,11 +85,30 @@ describe("order: shape, phase and field checks before the schema, the type's rul
 
   it("never asks the schema about values the shape and phase checks reject", () => {
     const schema = schemaFrom((value) => ({ value }));
-    const custom = { type: "CUSTOM" };
-    verifyError(() => verifyAll([custom, null, RS], { schema }));
+    // An unknown type passes every phase check (SPEC §6 step 3) and meets the schema, even
+    // before the first run; the null after it is rule 0's shape check.
+    const future = { type: "FUTURE" };
+    verifyError(() => verifyAll([future, null, RS], { schema }));
+    // SPEC v4 rule 1: in BEFORE_RUN anything but RUN_STARTED and RUN_ERROR, "This includes
+    // `RAW`, `CUSTOM`", is rejected by the phase check, so the schema never sees it.
+    verifyError(() => verifyAll([{ type: "CUSTOM" }, RS], { schema }));
     verifyError(() => verifyAll([TMS("m1")], { schema }));
     verifyError(() => verifyAll([RS, RF, TMS("m1")], { schema }));
-    expect(schema.calls).toEqual([custom, RS, RF]);
+    // After RUN_ERROR only RUN_STARTED passes the phase check: a second RUN_ERROR does not.
+    const RE = { type: "RUN_ERROR", message: "boom" };
+    verifyError(() => verifyAll([RS, RE, RE], { schema }));
+    expect(schema.calls).toEqual([future, RS, RF, RS, RE]);
+  });
+
+  it("with protocol draft, the ids RUN_STARTED must carry are field checks, before the schema", () => {
+    // SPEC §9.14: with protocol draft "`RUN_STARTED` and `RUN_FINISHED` read `threadId` and
+    // `runId` (R strings, §3.2)", and §6 puts rule 0's field checks before the schema.
+    const noThread = { type: "RUN_STARTED", runId: "r1" };
+    const schema = rejecting({ message: "no", path: ["runId"] });
+    const draft = verifyError(() => verifyAll([noThread], { schema, protocol: "draft" }));
+    expect([draft.code, draft.field]).toEqual(["FIELD_MISSING", "threadId"]);
+    const plain = verifyError(() => verifyAll([noThread], { schema }));
+    expect([plain.code, plain.field]).toEqual(["SCHEMA_MISMATCH", "runId"]);
   });
 
   it("gives the schema the event itself, once", () => {
@@ -218,10 +237,10 @@ describe("a schema that validates asynchronously", () => {
 
   it("leaves the phase alone when it refuses RUN_STARTED", () => {
     const schema = oddFor("RUN_STARTED", () => Promise.resolve({ value: 1 }));
-    const v = new Verifier({ schema, allowSequentialRuns: true });
-    v.verify(RAW_OK);
+    const v = new Verifier({ schema });
+    v.verify({ type: "FUTURE" });
     expect(thrownBy(() => v.verify(RS))).toBeInstanceOf(TypeError);
-    const e = verifyError(() => v.verify(TMS("m1")));
+    const e = verifyError(() => v.verify(RAW_OK));
     expect([e.code, e.index]).toEqual(["EVENT_BEFORE_RUN_STARTED", 1]);
   });
 
@@ -267,14 +286,21 @@ describe("a schema that throws", () => {
       if (failing) throw boom;
       return { value };
     });
-    const v = new Verifier({ schema, allowSequentialRuns: true });
-    v.verify(RS);
-    v.verify(RF);
-    failing = true;
-    expect(thrownBy(() => v.verify(RS))).toBe(boom);
-    failing = false;
-    // Still closed: only RAW, CUSTOM or RUN_STARTED may come, and end() accepts.
-    v.end();
+    const closed = () => {
+      const v = new Verifier({ schema });
+      failing = false;
+      v.verify(RS);
+      v.verify(RF);
+      failing = true;
+      expect(thrownBy(() => v.verify(RS))).toBe(boom);
+      failing = false;
+      return v;
+    };
+    // Still closed: end() accepts, and (SPEC rule 2) only RUN_STARTED or a late RUN_ERROR
+    // may come; anything else is after the close, at the index the refused event did not take.
+    closed().end();
+    const e = verifyError(() => closed().verify(RAW_OK));
+    expect([e.code, e.index]).toEqual(["EVENT_AFTER_RUN_CLOSED", 2]);
   });
 
   it("still reports rule 0's field checks first", () => {
@@ -438,7 +464,7 @@ describe("types", () => {
   it("EventOf: the schema's output with a schema, AgUiEvent without", () => {
     expectTypeOf<EventOf<{ schema: StandardSchemaV1<unknown, Ping> }>>().toEqualTypeOf<Ping>();
     expectTypeOf<EventOf<{ schema: typeof agUiSchema }>>().toEqualTypeOf<KnownAgUiEvent>();
-    expectTypeOf<EventOf<{ allowSequentialRuns: true }>>().toEqualTypeOf<AgUiEvent>();
+    expectTypeOf<EventOf<{ protocol: "draft" }>>().toEqualTypeOf<AgUiEvent>();
     expectTypeOf<EventOf<undefined>>().toEqualTypeOf<AgUiEvent>();
     expectTypeOf<EventOf<{ schema?: typeof agUiSchema }>>().toEqualTypeOf<AgUiEvent>();
   });
@@ -447,14 +473,14 @@ describe("types", () => {
     expectTypeOf(new VerifyingTransformStream().readable).toEqualTypeOf<
       ReadableStream<AgUiEvent>
     >();
-    expectTypeOf(
-      new VerifyingTransformStream({ allowSequentialRuns: true }).readable,
-    ).toEqualTypeOf<ReadableStream<AgUiEvent>>();
+    expectTypeOf(new VerifyingTransformStream({ protocol: "draft" }).readable).toEqualTypeOf<
+      ReadableStream<AgUiEvent>
+    >();
     expectTypeOf(new VerifyingTransformStream({ schema: ping }).readable).toEqualTypeOf<
       ReadableStream<Ping>
     >();
     expectTypeOf(
-      new VerifyingTransformStream({ schema: agUiSchema, allowSequentialRuns: true }).readable,
+      new VerifyingTransformStream({ schema: agUiSchema, maxIds: 10 }).readable,
     ).toEqualTypeOf<ReadableStream<KnownAgUiEvent>>();
     expectTypeOf(
       fromChunks([RS]).pipeThrough(new VerifyingTransformStream({ schema: agUiSchema })),
@@ -499,5 +525,7 @@ describe("types", () => {
     expect(thrownBy(notASchema)).toBeInstanceOf(TypeError);
     // @ts-expect-error: not an option
     new VerifyingTransformStream({ schemas: ping });
+    // @ts-expect-error: gone from the types in SPEC version 4 (§2)
+    new VerifyingTransformStream({ allowSequentialRuns: true });
   });
 });

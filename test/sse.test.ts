@@ -92,7 +92,7 @@ interface Fixture {
   decoded: Decoded[];
   /** What verifiedEvents concludes. */
   verdict: "valid" | { code: string; index: number };
-  options?: { maxBufferSize?: number; allowSequentialRuns?: boolean };
+  options?: { maxBufferSize?: number; protocol?: "1.1" | "draft" };
 }
 
 const HELLO = tmc("hello");
@@ -568,15 +568,16 @@ describe("decode failures", () => {
     expect(r.error).toBe(network);
   });
 
-  it("verifiedEvents passes allowSequentialRuns on", async () => {
+  it("verifiedEvents accepts several runs with no option, and passes protocol on", async () => {
     const input = bytes(`data: ${j(RS)}\n\ndata: ${j(RF)}\n\ndata: ${j(RS)}\n\ndata: ${j(RF)}\n\n`);
-    expect(verdictOf(await collect(verifiedEvents(fromChunks([input]))))).toEqual({
-      code: "EVENT_AFTER_RUN_CLOSED",
-      index: 2,
-    });
+    expect(verdictOf(await collect(verifiedEvents(fromChunks([input]))))).toBe("valid");
+    // Protocol draft compares a RUN_FINISHED's runId with its run's (§9.14).
+    const other = { ...RF, runId: "r2" };
+    const mismatch = bytes(`data: ${j(RS)}\n\ndata: ${j(other)}\n\n`);
+    expect(verdictOf(await collect(verifiedEvents(fromChunks([mismatch]))))).toBe("valid");
     expect(
-      verdictOf(await collect(verifiedEvents(fromChunks([input]), { allowSequentialRuns: true }))),
-    ).toBe("valid");
+      verdictOf(await collect(verifiedEvents(fromChunks([mismatch]), { protocol: "draft" }))),
+    ).toEqual({ code: "RUN_ID_MISMATCH", index: 1 });
   });
 });
 

@@ -49,7 +49,7 @@ import {
   tick,
   ticks,
 } from "./support/streams.ts";
-import { finishedRun, sequentialRuns, validRun } from "./support/valid-run.ts";
+import { finishedRun, sequentialRuns, validRun, validStream } from "./support/valid-run.ts";
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -596,10 +596,26 @@ describe("VerifyingTransformStream", () => {
       await collect(readableOf<unknown>([]).pipeThrough(new VerifyingTransformStream())),
     );
     expect([empty.code, empty.index]).toEqual(["STREAM_ENDED_BEFORE_RUN_STARTED", 0]);
-    const rawOnly = verifyErrorOf(
+    // Unknown types are not a stream's first event (§9.2): only them is no run at all.
+    const unknownOnly = verifyErrorOf(
+      await collect(
+        readableOf<unknown>([{ type: "SOME_FUTURE_EVENT" }]).pipeThrough(
+          new VerifyingTransformStream(),
+        ),
+      ),
+    );
+    expect([unknownOnly.code, unknownOnly.index]).toEqual(["STREAM_ENDED_BEFORE_RUN_STARTED", 1]);
+    // RAW may not come first (rule 1): the transform errors before flush.
+    const rawFirst = verifyErrorOf(
       await collect(readableOf([raw({})]).pipeThrough(new VerifyingTransformStream())),
     );
-    expect([rawOnly.code, rawOnly.index]).toEqual(["STREAM_ENDED_BEFORE_RUN_STARTED", 1]);
+    expect([rawFirst.code, rawFirst.index]).toEqual(["EVENT_BEFORE_RUN_STARTED", 0]);
+    // A stream that reports a failure before any run ends well (§9.7, §9.8).
+    const failedFirst = await collect(
+      readableOf([runError("no model")]).pipeThrough(new VerifyingTransformStream()),
+    );
+    expect(failedFirst.errored).toBe(false);
+    expect(failedFirst.values).toEqual([runError("no model")]);
   });
 
   it("aborting the writable side runs no end-of-input check; the reason arrives unchanged", async () => {
@@ -687,7 +703,7 @@ describe("verifiedEvents with no input", () => {
 
   it("a null body with options still errors the same way", async () => {
     const error = verifyErrorOf(
-      await collect(verifiedEvents(null, { allowSequentialRuns: true, maxBufferSize: 16 })),
+      await collect(verifiedEvents(null, { protocol: "draft", maxBufferSize: 16 })),
     );
     expect([error.code, error.index]).toEqual(["STREAM_ENDED_BEFORE_RUN_STARTED", 0]);
   });
@@ -780,60 +796,69 @@ describe("SseEncoderStream", () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// 10. allowSequentialRuns
+// 10. Several runs in one stream (SPEC §9.6): no option needed
 
 const TWO_RUNS = [
   runStarted(T),
   runFinished(T),
-  raw({ note: "between runs" }),
+  { type: "SOME_FUTURE_EVENT", note: "between runs" },
   runStarted({ threadId: "t1", runId: "r2" }),
   runError("boom"),
 ];
 
-describe.each(PIPELINES)("%s: allowSequentialRuns", (_, pipe) => {
-  it("off by default: a second run is EVENT_AFTER_RUN_CLOSED", async () => {
+const LATE_FAILURE = [
+  runError("failed before it began"),
+  runStarted(T),
+  runFinished(T),
+  runError("failed after all"),
+  runStarted({ threadId: "t1", runId: "r2" }),
+  runFinished({ threadId: "t1", runId: "r2" }),
+];
+
+describe.each(PIPELINES)("%s: several runs", (_, pipe) => {
+  it("every run is delivered and the stream closes, with no option", async () => {
     const result = await collect(pipe(sourceOf([frame(TWO_RUNS)]).stream));
-    expect(result.values).toEqual(TWO_RUNS.slice(0, 2));
-    const error = verifyErrorOf(result);
-    expect([error.code, error.index]).toEqual(["EVENT_AFTER_RUN_CLOSED", 2]);
-  });
-
-  it("only `true` enables it", async () => {
-    const result = await collect(
-      pipe(sourceOf([frame(TWO_RUNS)]).stream, { allowSequentialRuns: false }),
-    );
-    expect(verifyErrorOf(result).index).toBe(2);
-  });
-
-  it("when true, every run is delivered and the stream closes", async () => {
-    const result = await collect(
-      pipe(sourceOf([frame(TWO_RUNS)]).stream, { allowSequentialRuns: true }),
-    );
     expect(result.errored).toBe(false);
     expect(result.values).toEqual(TWO_RUNS);
   });
 
-  it("when true, the index keeps counting across runs", async () => {
+  it("a stream may open with RUN_ERROR, and a finished run may fail once, late", async () => {
+    const result = await collect(pipe(sourceOf([frame(LATE_FAILURE)]).stream));
+    expect(result.errored).toBe(false);
+    expect(result.values).toEqual(LATE_FAILURE);
+  });
+
+  it("RAW between runs is EVENT_AFTER_RUN_CLOSED, after the events before it", async () => {
+    const events = [runStarted(T), runFinished(T), raw({ note: "between runs" }), runStarted(T)];
+    const result = await collect(pipe(sourceOf([frame(events)]).stream));
+    expect(result.values).toEqual(events.slice(0, 2));
+    const error = verifyErrorOf(result);
+    expect([error.code, error.index]).toEqual(["EVENT_AFTER_RUN_CLOSED", 2]);
+  });
+
+  it("the index keeps counting across runs", async () => {
     const events = [...TWO_RUNS.slice(0, 4), VIOLATION];
-    const result = await collect(
-      pipe(sourceOf([frame(events)]).stream, { allowSequentialRuns: true }),
-    );
+    const result = await collect(pipe(sourceOf([frame(events)]).stream));
     expect(result.values).toEqual(events.slice(0, 4));
     const error = verifyErrorOf(result);
     expect([error.code, error.index]).toEqual(["TEXT_MESSAGE_NOT_OPEN", 4]);
   });
+
+  it("with protocol draft, a second run on another thread is THREAD_ID_MISMATCH", async () => {
+    const events = [runStarted(T), runFinished(T), runStarted({ threadId: "t2", runId: "r2" })];
+    const ok = await collect(pipe(sourceOf([frame(events)]).stream));
+    expect(ok.errored).toBe(true); // ends inside the second run
+    expect(verifyErrorOf(ok).code).toBe("STREAM_ENDED_BEFORE_RUN_CLOSED");
+    const draft = await collect(pipe(sourceOf([frame(events)]).stream, { protocol: "draft" }));
+    expect(draft.values).toEqual(events.slice(0, 2));
+    const error = verifyErrorOf(draft);
+    expect([error.code, error.index]).toEqual(["THREAD_ID_MISMATCH", 2]);
+  });
 });
 
-describe("VerifyingTransformStream: allowSequentialRuns", () => {
-  it("is off by default and on with true", async () => {
-    const off = await collect(readableOf(TWO_RUNS).pipeThrough(new VerifyingTransformStream()));
-    expect([verifyErrorOf(off).code, verifyErrorOf(off).index]).toEqual([
-      "EVENT_AFTER_RUN_CLOSED",
-      2,
-    ]);
-    const on = await collect(
-      readableOf(TWO_RUNS).pipeThrough(new VerifyingTransformStream({ allowSequentialRuns: true })),
-    );
+describe("VerifyingTransformStream: several runs", () => {
+  it("passes every run through, the same objects, with no option", async () => {
+    const on = await collect(readableOf(TWO_RUNS).pipeThrough(new VerifyingTransformStream()));
     expect(on.errored).toBe(false);
     on.values.forEach((v, i) => {
       expect(v).toBe(TWO_RUNS[i]);
@@ -956,23 +981,32 @@ const segment: fc.Arbitrary<Segment> = fc.oneof(
   ),
 );
 
-/** A valid run from the factories: optional RAW/CUSTOM, RUN_STARTED, segments, a close. */
+/**
+ * A valid run from the factories: events of unknown types first (RAW and CUSTOM may not
+ * come before the run, §7 rule 1), RUN_STARTED, segments, a close: RUN_ERROR, or
+ * RUN_FINISHED perhaps followed by one late RUN_ERROR (§9.8).
+ */
 const factoryRun: fc.Arbitrary<AgUiEvent[]> = fc
   .record({
     leading: fc.array(
-      json.map((v) => custom("pre", v)),
+      json.map((v): AgUiEvent => ({ type: "SOME_FUTURE_EVENT", value: v })),
       { maxLength: 2 },
     ),
     threadId: text,
     runId: text,
     segments: fc.array(segment, { maxLength: 8 }),
     error: fc.option(text),
+    late: fc.option(text),
   })
-  .map(({ leading, threadId, runId, segments, error }) => [
+  .map(({ leading, threadId, runId, segments, error, late }) => [
     ...leading,
     runStarted({ threadId, runId }),
     ...segments.flatMap((s, n) => s(n)),
-    error === null ? runFinished({ threadId, runId }) : runError(error),
+    ...(error !== null
+      ? [runError(error)]
+      : late === null
+        ? [runFinished({ threadId, runId })]
+        : [runFinished({ threadId, runId }), runError(late)]),
   ]);
 
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
@@ -1024,27 +1058,29 @@ describe.each(PIPELINES)("%s: round trip through SseEncoderStream", (_, pipe) =>
     expect(runs).toBeGreaterThanOrEqual(150);
   });
 
-  it("model-built runs (subagents, tags, snapshots) survive the round trip", async () => {
+  it("model-built streams (subagents, tags, snapshots, several runs) survive the round trip", async () => {
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(validRun, finishedRun), cuts, async (events, cutPoints) => {
-        checkRoundTrip(events, await roundTrip(pipe, events, cutPoints));
-        runs += 1;
-      }),
+      fc.asyncProperty(
+        fc.oneof(validRun, finishedRun, validStream),
+        cuts,
+        async (events, cutPoints) => {
+          checkRoundTrip(events, await roundTrip(pipe, events, cutPoints));
+          runs += 1;
+        },
+      ),
       { numRuns: 60 },
     );
     expect(runs).toBeGreaterThanOrEqual(60);
   });
 
-  it("sequential runs survive the round trip with allowSequentialRuns", async () => {
+  it("runs back to back survive the round trip, with unknown types between them and no option", async () => {
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(sequentialRuns, cuts, async (list, cutPoints) => {
-        const events = list.flatMap((run, i) => (i === 0 ? run : [raw({ between: i }), ...run]));
-        checkRoundTrip(
-          events,
-          await roundTrip(pipe, events, cutPoints, { allowSequentialRuns: true }),
-        );
+        const between = (i: number) => ({ type: "SOME_FUTURE_EVENT", between: i });
+        const events = list.flatMap((run, i) => (i === 0 ? run : [between(i), ...run]));
+        checkRoundTrip(events, await roundTrip(pipe, events, cutPoints));
         runs += 1;
       }),
       { numRuns: 40 },

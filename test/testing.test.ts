@@ -248,10 +248,16 @@ describe("failOn", () => {
 describe("the options are the linter's", () => {
   const twoRuns = [...VALID, { ...RS, runId: "r2" }, { ...RF, runId: "r2" }];
 
-  it("allowSequentialRuns", async () => {
-    await expect(twoRuns).not.toBeValidAgUiStream();
-    await expect(twoRuns).toBeValidAgUiStream({ allowSequentialRuns: true });
-    await expect(sse(twoRuns)).toBeValidAgUiStream({ allowSequentialRuns: true });
+  it("protocol: a replayed thread passes; the draft rejects a run id that changes", async () => {
+    // SPEC §9.6: several runs are always accepted.
+    await expect(twoRuns).toBeValidAgUiStream();
+    await expect(sse(twoRuns)).toBeValidAgUiStream();
+    const mismatch = [RS, { ...RF, runId: "another" }];
+    // AG-UI 1.1: a warning only (it asks it of producers); the draft: an error (SPEC §9.14).
+    await expect(mismatch).toBeValidAgUiStream();
+    await expect(mismatch).not.toBeValidAgUiStream({ failOn: "warning" });
+    await expect(mismatch).not.toBeValidAgUiStream({ protocol: "draft" });
+    await expect(sse(mismatch)).not.toBeValidAgUiStream({ protocol: "draft" });
   });
 
   it("severity overrides, before failOn", async () => {

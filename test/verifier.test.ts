@@ -7,11 +7,12 @@ import {
   SseDecodeFailure,
   VERIFY_ERROR_CODES,
   Verifier,
+  type VerifierOptions,
   VerifyError,
   validateRunOutcome,
   verifyAll,
 } from "../src/index.ts";
-import { CODES, RULE_OF_CODE } from "./support/spec-tables.ts";
+import { spec } from "./support/spec-cases.ts";
 
 function caught(f: () => void): unknown {
   try {
@@ -24,6 +25,19 @@ function caught(f: () => void): unknown {
 
 const RS = { type: "RUN_STARTED" };
 const RF = { type: "RUN_FINISHED" };
+const RE = { type: "RUN_ERROR" };
+/** A run that reports success, then fails late (SPEC rule 2). */
+const RF_LATE_ERROR = [RS, RF, RE];
+
+/** What `f` throws, as code and index; "accepted" when it throws nothing. */
+function verdict(f: () => void): unknown {
+  try {
+    f();
+  } catch (e) {
+    return isVerifyError(e) ? { code: e.code, index: e.index } : { thrown: String(e) };
+  }
+  return "accepted";
+}
 
 describe("Verifier", () => {
   it("poisons itself: later calls throw the same instance without reading their argument", () => {
@@ -67,18 +81,72 @@ describe("Verifier", () => {
   });
 
   it("counts the index over every value, across runs", () => {
-    const v = new Verifier({ allowSequentialRuns: true });
-    for (const e of [{ type: "RAW" }, RS, { type: "X" }, RF, { type: "CUSTOM" }, RS]) v.verify(e);
+    const v = new Verifier();
+    const values = [
+      { type: "X" },
+      RS,
+      { type: "RAW" },
+      RF,
+      RE,
+      { type: "Y" },
+      RS,
+      { type: "CUSTOM" },
+    ];
+    for (const e of values) v.verify(e);
     const e = caught(() => v.end());
-    expect(e).toMatchObject({ code: "STREAM_ENDED_BEFORE_RUN_CLOSED", index: 6, rule: 2 });
+    expect(e).toMatchObject({ code: "STREAM_ENDED_BEFORE_RUN_CLOSED", index: 8, rule: 2 });
   });
 
-  it("enables sequential runs only for the value true", () => {
-    for (const allowSequentialRuns of [false, undefined]) {
-      const e = caught(() => verifyAll([RS, RF, RS, RF], { allowSequentialRuns }));
-      expect(e).toMatchObject({ code: "EVENT_AFTER_RUN_CLOSED", index: 2 });
+  it("accepts any number of runs, with no option (SPEC §9.6)", () => {
+    // §9.6: "a stream MAY carry several runs in sequence ... There is no limit on the number
+    // of runs."
+    const runs = Array.from({ length: 1000 }, (_, i) => [RS, i % 3 === 0 ? RE : RF]).flat();
+    verifyAll(runs);
+    verifyAll([RE, ...runs, ...RF_LATE_ERROR]);
+  });
+
+  it("ignores allowSequentialRuns, passed at run time (SPEC §2: gone from the types)", () => {
+    // §2: "`allowSequentialRuns` (versions 1–3) is gone from the types: several runs are always
+    // accepted (§9.6). At run time the property is ignored".
+    const streams: unknown[][] = [
+      [RS, RF, RS, RF],
+      [RS, RE, RS, RF, RE],
+      [RS, RF, { type: "RAW" }, RS, RF],
+      [RS, RE, RE],
+      [{ type: "CUSTOM" }, RS, RF],
+      [RS, RF, { type: "FUTURE" }, RS],
+    ];
+    for (const events of streams) {
+      const without = verdict(() => verifyAll(events));
+      for (const allowSequentialRuns of [true, false, undefined, null, 1, "yes"]) {
+        const legacy = { allowSequentialRuns } as unknown as VerifierOptions;
+        expect(verdict(() => verifyAll(events, legacy))).toEqual(without);
+      }
     }
-    verifyAll([RS, RF, RS, RF], { allowSequentialRuns: true });
+    expect(verdict(() => verifyAll(streams[2] ?? []))).toEqual({
+      code: "EVENT_AFTER_RUN_CLOSED",
+      index: 2,
+    });
+  });
+
+  it('takes protocol "1.1" (the default) or "draft"; anything else is a TypeError', () => {
+    const draftOnly = [
+      { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+      { type: "RUN_FINISHED", threadId: "t1", runId: "r2" },
+    ];
+    verifyAll(draftOnly);
+    verifyAll(draftOnly, { protocol: "1.1" });
+    expect(verdict(() => verifyAll(draftOnly, { protocol: "draft" }))).toEqual({
+      code: "RUN_ID_MISMATCH",
+      index: 1,
+    });
+    for (const protocol of ["1.0", "Draft", "draft\n", "", 1.1, false, {}, Symbol("draft")]) {
+      const options = { protocol } as unknown as VerifierOptions;
+      const e = caught(() => new Verifier(options));
+      expect(e).toBeInstanceOf(TypeError);
+      expect(isVerifyError(e)).toBe(false);
+      expect(String((e as Error).message)).toMatch(/protocol/);
+    }
   });
 
   it("does not keep the events it checks beyond an error", () => {
@@ -92,6 +160,10 @@ describe("the open-id cache", () => {
   // Ids whose last characters share a cache slot ("0" and "4") and ids in other slots.
   const text = (type: string, messageId: string) => ({ type: `TEXT_MESSAGE_${type}`, messageId });
   const tool = (type: string, toolCallId: string) => ({ type: `TOOL_CALL_${type}`, toolCallId });
+  const span = (type: "START" | "END", messageId: string) => ({
+    type: `REASONING_${type}`,
+    messageId,
+  });
 
   it("forgets an id when it closes, whatever else shares its slot", () => {
     const open = [RS, text("START", "a0"), text("START", "b4"), text("CONTENT", "a0")];
@@ -114,6 +186,16 @@ describe("the open-id cache", () => {
         "TOOL_CALL_NOT_OPEN",
         5,
       ],
+      [
+        [RS, span("START", "a0"), span("START", "b4"), span("END", "a0"), span("END", "a0")],
+        "REASONING_SPAN_NOT_OPEN",
+        4,
+      ],
+      [
+        [RS, span("START", "a0"), span("START", "b4"), span("END", "b4"), span("START", "a0")],
+        "REASONING_SPAN_ALREADY_OPEN",
+        4,
+      ],
     ] as const) {
       expect(caught(() => verifyAll(events))).toMatchObject({ code, index });
     }
@@ -125,6 +207,22 @@ describe("the open-id cache", () => {
       text("END", "b4"),
       RF,
     ]);
+    verifyAll([
+      RS,
+      span("START", "a0"),
+      span("START", "b4"),
+      span("END", "b4"),
+      span("END", "a0"),
+      RF,
+    ]);
+  });
+
+  it("starts afresh with each run, spans too", () => {
+    const events = [RS, span("START", "a0"), RE, RS, span("END", "a0")];
+    expect(caught(() => verifyAll(events))).toMatchObject({
+      code: "REASONING_SPAN_NOT_OPEN",
+      index: 4,
+    });
   });
 
   it("starts afresh with each run", () => {
@@ -136,7 +234,7 @@ describe("the open-id cache", () => {
       RS,
       text("CONTENT", "m1"),
     ];
-    expect(caught(() => verifyAll(events, { allowSequentialRuns: true }))).toMatchObject({
+    expect(caught(() => verifyAll(events))).toMatchObject({
       code: "TEXT_MESSAGE_NOT_OPEN",
       index: 5,
     });
@@ -232,10 +330,57 @@ describe("messages (SPEC §10.3)", () => {
   });
 });
 
+/** The text of SPEC.md from the heading `start` to the next heading of its level or above. */
+function specSection(start: string): string {
+  const from = spec.indexOf(`\n${start}\n`);
+  if (from < 0) throw new Error(`no section ${start} in SPEC.md`);
+  const level = start.split(" ")[0] ?? "";
+  const rest = spec.slice(from + start.length + 2);
+  const next = rest.search(new RegExp(`^#{1,${level.length}} `, "m"));
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+/** The rows of SPEC §10.2's table, read from spec/SPEC.md: [code, rule], in its order. */
+const TABLE_CODES: readonly (readonly [string, number])[] = [
+  ...specSection("### 10.2 Codes").matchAll(/^\| `([A-Z_]+)` \| (\d+) \|/gm),
+].map((m) => [m[1] ?? "", Number(m[2])] as const);
+
+/** Codes named in backticks in a section of SPEC.md. */
+const namedIn = (start: string): string[] =>
+  [...specSection(start).matchAll(/`([A-Z][A-Z_]+[A-Z])`/g)].map((m) => m[1] ?? "");
+
 describe("codes", () => {
-  it("has the codes of SPEC §10.2, in its order, each with its rule", () => {
-    expect(VERIFY_ERROR_CODES).toEqual(CODES);
-    for (const code of CODES) expect([code, ruleOf(code)]).toEqual([code, RULE_OF_CODE[code]]);
+  it("has the codes of SPEC §10.2, in its order, each with its rule; SCHEMA_MISMATCH with rule 0's", () => {
+    expect(TABLE_CODES.length).toBeGreaterThanOrEqual(36);
+    // §14: "a rule 0 `VerifyError` with the new code **`SCHEMA_MISMATCH`**"
+    const lastRule0 = TABLE_CODES.map(([, rule]) => rule).lastIndexOf(0);
+    const expected = [
+      ...TABLE_CODES.slice(0, lastRule0 + 1),
+      ["SCHEMA_MISMATCH", 0] as const,
+      ...TABLE_CODES.slice(lastRule0 + 1),
+    ];
+    const known = new Set(expected.map(([code]) => code));
+    const ours = VERIFY_ERROR_CODES.filter((code) => known.has(code));
+    expect(ours.map((code) => [code, ruleOf(code)])).toEqual(expected);
+    // Any further code is one that §20.2 or §21.2 adds (SPEC §2: VerifyErrorCode has "every code
+    // of §10.2, with §14's, §17's, §20.2's and §21.2's").
+    const later = new Set([...namedIn("### 20.2 Codes"), ...namedIn("### 21.2 Codes")]);
+    expect(VERIFY_ERROR_CODES.filter((code) => !known.has(code) && !later.has(code))).toEqual([]);
+  });
+
+  it("has no rule 5 code any more (SPEC v4 §7 rule 5, §10.2)", () => {
+    // §10.2: "Version 4 removes `TOOL_CALL_RESULT_BEFORE_END` (now a lint warning code, §18.5)"
+    expect(VERIFY_ERROR_CODES).not.toContain("TOOL_CALL_RESULT_BEFORE_END");
+    expect(VERIFY_ERROR_CODES.filter((code) => ruleOf(code) === 5)).toEqual([]);
+    for (const code of [
+      "REASONING_SPAN_ALREADY_OPEN",
+      "REASONING_SPAN_NOT_OPEN",
+      "INTERRUPT_ID_DUPLICATE",
+      "RUN_ID_MISMATCH",
+      "THREAD_ID_MISMATCH",
+    ]) {
+      expect(VERIFY_ERROR_CODES).toContain(code);
+    }
   });
 
   it("VerifyError has the name, rule and fields programs read", () => {

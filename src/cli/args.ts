@@ -69,7 +69,13 @@ Checking:
                              fields they read; so role "robot", threadId 1 or a misspelt
                              type pass by default and fail with --strict (SCHEMA_MISMATCH,
                              naming the field and what the schema expected)
-  --allow-sequential-runs    accept further runs after the first one closes
+  --protocol 1.1|draft       the protocol text that decides (default 1.1, AG-UI 1.1); draft
+                             adds what the protocol's draft asks of consumers: RUN_STARTED
+                             and RUN_FINISHED carry the same runId, one threadId per stream,
+                             no interrupt id twice (RUN_ID_MISMATCH, THREAD_ID_MISMATCH,
+                             INTERRUPT_ID_DUPLICATE)
+  --allow-sequential-runs    deprecated, and ignored: several runs in one stream are always
+                             accepted (AG-UI 1.1)
   --max-buffer-size <n>      the longest message (SSE) or line (JSON Lines) to accept, in
                              characters: 1 to 536870912 (512 MiB; default 10485760, 10 MiB)
   --max-ids <n>              the most ids (messages, tool calls, reasoning blocks, activities,
@@ -121,7 +127,8 @@ export interface Options {
   readonly timeoutMs: number;
   readonly extensions: readonly string[];
   readonly jobs: number;
-  readonly allowSequentialRuns: boolean;
+  /** `--protocol`: which protocol text decides (SPEC §9.14). */
+  readonly protocol: "1.1" | "draft";
   readonly strict: boolean;
   readonly maxBufferSize: number | undefined;
   readonly maxIds: number | undefined;
@@ -137,6 +144,8 @@ export interface Options {
   readonly version: boolean;
   /** What the command changed in what it was asked (a clamped --jobs), for stderr. */
   readonly notes: readonly string[];
+  /** Deprecated flags given, one line each, always printed on stderr. */
+  readonly deprecations: readonly string[];
 }
 
 /** The report formats of `--reporter`. */
@@ -147,7 +156,7 @@ export type Reporter = (typeof REPORTERS)[number];
 export function lintOptions(options: Options): ReadOptions {
   return {
     format: options.format,
-    allowSequentialRuns: options.allowSequentialRuns,
+    protocol: options.protocol,
     strict: options.strict,
     maxBufferSize: options.maxBufferSize,
     maxIds: options.maxIds,
@@ -167,6 +176,7 @@ const FLAGS = {
   ext: { type: "string", multiple: true },
   jobs: { type: "string", short: "j" },
   "allow-sequential-runs": { type: "boolean" },
+  protocol: { type: "string" },
   strict: { type: "boolean" },
   "max-buffer-size": { type: "string" },
   "max-ids": { type: "string" },
@@ -279,6 +289,11 @@ function severities(flags: readonly string[]): Record<string, Severity | "off"> 
   return out;
 }
 
+function protocol(text: string | undefined): "1.1" | "draft" {
+  if (text === undefined || text === "1.1" || text === "draft") return text ?? "1.1";
+  throw new UsageError(`--protocol must be 1.1 or draft, not ${JSON.stringify(text)}`);
+}
+
 function failOn(text: string | undefined): Severity | "none" {
   if (text === undefined) return "error";
   if (text === "error" || text === "warning" || text === "none") return text;
@@ -326,7 +341,7 @@ export function parseOptions(args: readonly string[]): Options {
             .flatMap((list) => list.split(","))
             .map((ext) => ext.trim().replace(/^\./, "").toLowerCase()),
     jobs: jobs(v.jobs, notes),
-    allowSequentialRuns: v["allow-sequential-runs"] === true,
+    protocol: protocol(v.protocol),
     strict: v.strict === true,
     maxBufferSize:
       v["max-buffer-size"] === undefined
@@ -346,6 +361,12 @@ export function parseOptions(args: readonly string[]): Options {
     help: v.help === true,
     version: v.version === true,
     notes,
+    deprecations:
+      v["allow-sequential-runs"] === true
+        ? [
+            "--allow-sequential-runs is deprecated and ignored: several runs in one stream are always accepted (AG-UI 1.1)",
+          ]
+        : [],
   };
   if (options.help || options.version) return options;
   if (options.url !== undefined) {

@@ -221,6 +221,7 @@ async function main(args: readonly string[]): Promise<number> {
     say(`ag-ui-verify ${version()}\n`);
     return 0;
   }
+  for (const line of options.deprecations) warn(line);
   // Notes are for the person at a terminal: piped, the output is the same for every --jobs.
   if (process.stderr.isTTY) for (const note of options.notes) warn(note);
   let out: Output;

@@ -3,7 +3,11 @@
  * @module
  */
 
+import { isEventStreamType } from "./content-type.ts";
 import { type VerifyResponseOptions, verifyResponse } from "./proxy.ts";
+
+// Also from here, where the client and the command import it.
+export { isEventStreamType } from "./content-type.ts";
 
 /**
  * A function with `fetch`'s signature, written with types every runtime declares (the DOM
@@ -20,22 +24,19 @@ export interface VerifyingFetchOptions extends VerifyResponseOptions {
   fetch?: FetchFunction | undefined;
 }
 
-/**
- * True when a content type names an SSE stream (`text/event-stream`, any case, any
- * parameters).
- * @internal
- */
-export function isEventStreamType(type: string | null): boolean {
-  return type !== null && /^\s*text\/event-stream\s*(;|$)/i.test(type);
-}
+/** 2xx statuses without a body: nothing to verify, so they come back untouched. */
+const BODILESS_OK = new Set([204, 205]);
 
 /**
- * A `fetch` that verifies event streams: a 2xx `text/event-stream` response comes back
- * through {@link verifyResponse}; any other response, and any thrown error, comes back
- * untouched. Here `onViolation` defaults to `"run-error"` and `lineEnds` to `"lf"`, so a
- * client such as `@ag-ui/client`'s `HttpAgent` sees a broken stream as a `RUN_ERROR` event
- * instead of a silent success, and can split CRLF-framed streams (it splits messages only
- * on two LFs).
+ * A `fetch` that verifies event streams: a 2xx response whose content type is
+ * `text/event-stream`, or absent, comes back through {@link verifyResponse}; any other
+ * response (an error status, JSON, an HTML page, a 204), and any thrown error, comes back
+ * untouched, the same object. Here `onViolation` defaults to `"run-error"` and `lineEnds`
+ * to `"lf"`, so a client such as `@ag-ui/client`'s `HttpAgent` sees a broken stream as a
+ * failed run (a `RUN_ERROR` whose `code` starts with `"AG_UI_VERIFY_"`, reaching
+ * `onRunErrorEvent`) instead of a silent success, and can split CRLF-framed streams (it
+ * splits messages only on two LFs). With `"error"`, `runAgent` rejects instead, but
+ * `HttpAgent` 1.0.0 then leaves one unhandled promise rejection per broken stream.
  *
  * @example
  * ```ts
@@ -54,7 +55,10 @@ export function verifyingFetch(options: VerifyingFetchOptions = {}): FetchFuncti
   return async (input, init) => {
     // The global is looked up now, not when wrapping, so a fetch installed later is used.
     const response = await (wrapped === undefined ? fetch(input, init) : wrapped(input, init));
-    if (!response.ok || !isEventStreamType(response.headers.get("content-type"))) return response;
+    if (!response.ok || BODILESS_OK.has(response.status)) return response;
+    const type = response.headers.get("content-type");
+    // No content type is read as SSE, as verifyResponse reads it.
+    if (type !== null && !isEventStreamType(type)) return response;
     return verifyResponse(response, proxy);
   };
 }

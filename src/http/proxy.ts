@@ -8,7 +8,8 @@ import { isVerifyError } from "../errors.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { SsePositionDecoder } from "../sse/positions.ts";
 import { SseReleaseDecoder } from "../sse/release.ts";
-import { Verifier, type VerifierOptions } from "../verify/verifier.ts";
+import { FAILED, FINISHED, Verifier, type VerifierOptions } from "../verify/verifier.ts";
+import { isEventStreamType } from "./content-type.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
@@ -17,11 +18,19 @@ export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
    * the output ends at the end of the last verified message and the upstream is cancelled.
    * - `"error"` (default): the body then errors with the `VerifyError` (the connection
    *   breaks off);
-   * - `"run-error"`: while a run is open, one final `RUN_ERROR` message (`message` and
-   *   `code` from the `VerifyError`) is appended and the body closes cleanly; where a
-   *   `RUN_ERROR` would itself break the protocol (no run open), the body just closes.
-   *   A network error of the upstream body while a run is open also ends with a
-   *   `RUN_ERROR`, whose `code` is `"UPSTREAM_ERROR"`.
+   * - `"run-error"`: one final `RUN_ERROR` message is appended and the body closes cleanly,
+   *   wherever AG-UI 1.1 lets a `RUN_ERROR` stand: before any run, while a run is open, and
+   *   after a `RUN_FINISHED` (a late failure, so the finished run reads as failed). After a
+   *   `RUN_ERROR` the body just closes: that run already failed. The appended event's
+   *   `code` is `"AG_UI_VERIFY_"` followed by the `VerifyError`'s code (e.g.
+   *   `"AG_UI_VERIFY_TEXT_MESSAGE_NOT_OPEN"`) and its `message` starts with
+   *   `"ag-ui-verify rejected the stream:"`, so a client tells it from the producer's own
+   *   `RUN_ERROR`, which passes through untouched.
+   *
+   * A network error of the upstream body before any run or while a run is open errors the
+   * body with that error (`"error"`) or appends a `RUN_ERROR` whose `code` is
+   * `"AG_UI_VERIFY_UPSTREAM_ERROR"` (`"run-error"`). After a `RUN_FINISHED` or a
+   * `RUN_ERROR` nothing is lost by it: in both modes the body just closes.
    */
   onViolation?: "error" | "run-error" | undefined;
   /**
@@ -58,12 +67,14 @@ const utf8 = new TextEncoder();
  *   outside a message at once, so it reaches the client while the agent is silent. A
  *   message is never released before it is verified, a partial one never.
  * - On a violation the body ends at the last verified message, then errors or ends with a
- *   `RUN_ERROR` (see {@link VerifyResponseOptions.onViolation}); the upstream is cancelled.
- *   Outside an open run, an upstream network error errors the body with that error.
+ *   `RUN_ERROR` marked `AG_UI_VERIFY_…` (see {@link VerifyResponseOptions.onViolation}); the
+ *   upstream is cancelled. An upstream network error is handled there too.
  * - The status and headers are kept, except `content-length`, `content-encoding`,
  *   `transfer-encoding`, `connection` and `keep-alive`; `content-type: text/event-stream`
  *   and `cache-control: no-cache` are added when absent. A 204, 205 or 304 passes through
  *   without a body. Cancelling the body cancels the upstream's.
+ * - A response whose content type is present but not `text/event-stream` (a JSON error, an
+ *   HTML error page) is returned as it is, the same object: it has no events to verify.
  *
  * @example
  * ```ts
@@ -80,6 +91,8 @@ const utf8 = new TextEncoder();
  * ```
  */
 export function verifyResponse(response: Response, options: VerifyResponseOptions = {}): Response {
+  const type = response.headers.get("content-type");
+  if (type !== null && !isEventStreamType(type)) return response;
   const headers = new Headers(response.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   if (!headers.has("content-type")) headers.set("content-type", "text/event-stream");
@@ -97,13 +110,21 @@ const FOUND = Symbol("found");
 
 /** The most bytes of the `RUN_ERROR` line the proxy appends (SPEC §17.2). */
 const MAX_RUN_ERROR = 4096;
+/**
+ * How the appended `RUN_ERROR` is marked as the proxy's, not the producer's (SPEC §16; 1.1:
+ * "A consumer MUST NOT present one as the other"): a prefix on its code and on its message.
+ */
+const CODE_PREFIX = "AG_UI_VERIFY_";
+const MESSAGE_PREFIX = "ag-ui-verify rejected the stream: ";
+const UPSTREAM_ERROR = `${CODE_PREFIX}UPSTREAM_ERROR`;
 
 /**
  * The SSE message of the appended `RUN_ERROR`, at most {@link MAX_RUN_ERROR} bytes: a long
- * message (an upstream's error text, or one whose characters JSON escapes) is cut, with "…".
+ * message (an upstream's error text, or one whose characters JSON escapes) is cut at its
+ * end, with "…", so the prefix stays.
  */
 function runErrorLine(message: string, code: string): Uint8Array {
-  let text = message;
+  let text = MESSAGE_PREFIX + message;
   for (;;) {
     const line = utf8.encode(
       `data: ${JSON.stringify({ type: "RUN_ERROR", message: text, code })}\n\n`,
@@ -114,13 +135,19 @@ function runErrorLine(message: string, code: string): Uint8Array {
   }
 }
 
-/** An upstream error's message, even when reading it throws. */
-function describeError(error: unknown): string {
+/**
+ * The appended message for a network error of the upstream body: the failure in the
+ * library's words, then the runtime's own text (when it can be read, and is not empty).
+ */
+function upstreamFailure(error: unknown): string {
+  const words = "the agent's response body failed before the stream ended";
+  let own = "";
   try {
-    return error instanceof Error ? error.message : String(error);
+    own = String(error instanceof Error ? error.message : error);
   } catch {
-    return "the upstream body failed";
+    // An error whose message cannot be read: the library's words alone.
   }
+  return own === "" ? words : `${words}: ${own}`;
 }
 
 /**
@@ -145,7 +172,6 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
   readonly #held = new HeldBytes();
   #released = 0;
   #read = 0;
-  #runOpen = false;
   /** Whether the output so far is empty or ends with a line end. */
   #atLineStart = true;
   /** (lf) Whether the last byte written was a CR, so that an LF right after it is dropped. */
@@ -162,15 +188,11 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     this.#verifier = verifier;
     this.#maxBufferSize = options.maxBufferSize;
     this.#decoder = new SseReleaseDecoder(
+      // The per-event path: nothing but the count and the check. Where the stream stands
+      // (before a run, in one, after one) is read from the verifier when it ends or breaks.
       (value) => {
         this.#emitted++;
         verifier.verify(value);
-        // verify() accepted it, so it is an object with a string type.
-        if (typeof value === "object" && value !== null && "type" in value) {
-          const type = value.type;
-          if (type === "RUN_STARTED") this.#runOpen = true;
-          else if (type === "RUN_FINISHED" || type === "RUN_ERROR") this.#runOpen = false;
-        }
       },
       { maxBufferSize: options.maxBufferSize },
     );
@@ -298,7 +320,7 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
     this.#upstream?.cancel(error).catch(() => {});
     const released = this.#release(controller, upTo);
     if (this.#runError && isVerifyError(error)) {
-      this.#closeWithRunError(controller, error.message, error.code);
+      this.#closeWithRunError(controller, error.message, CODE_PREFIX + error.code);
       return;
     }
     this.#fail(controller, released, error);
@@ -317,20 +339,31 @@ class VerifiedBytes implements UnderlyingDefaultSource<Uint8Array> {
       upTo = this.#safeBefore(this.#emitted);
     }
     const released = this.#release(controller, upTo);
-    if (this.#runError && this.#runOpen) {
-      this.#closeWithRunError(controller, describeError(error), "UPSTREAM_ERROR");
+    const phase = this.#verifier.phase;
+    if (phase === FINISHED || phase === FAILED) {
+      // The last run had closed: everything it sent is out, and nothing is lost.
+      this.#finished = true;
+      controller.close();
+      return;
+    }
+    if (this.#runError) {
+      this.#closeWithRunError(controller, upstreamFailure(error), UPSTREAM_ERROR);
       return;
     }
     this.#fail(controller, released, error);
   }
 
+  /**
+   * Appends the marked `RUN_ERROR` wherever 1.1 lets one stand (before any run, in a run,
+   * after RUN_FINISHED), not after a RUN_ERROR; then closes.
+   */
   #closeWithRunError(
     controller: ReadableStreamDefaultController<Uint8Array>,
     message: string,
     code: string,
   ): void {
     this.#finished = true;
-    if (this.#runOpen) {
+    if (this.#verifier.phase !== FAILED) {
       if (!this.#atLineStart) controller.enqueue(NEWLINE);
       controller.enqueue(runErrorLine(message, code));
     }

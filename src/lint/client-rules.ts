@@ -1,29 +1,28 @@
 /**
- * CLIENT_REJECTS (SPEC §18.2): a model of what `verifyEvents` of `@ag-ui/client` 1.0.0 checks
- * beyond these rules, the rows of SPEC §13 where it rejects a stream this verifier accepts
- * (1, 6, 9–11, 15, 19–22). Written from 1.0.0's behaviour; nothing of the package is
- * imported.
+ * CLIENT_REJECTS (SPEC §18.2): a model of what `@ag-ui/client` 1.0.0's pipeline, as
+ * `HttpAgent` runs it (`enforceEvents`, `transformChunks`, `verifyEvents`), rejects in a
+ * stream these rules accept: the rows of SPEC §13 whose right-hand column says so through
+ * `HttpAgent` (4, 8, 11, 13), and what follows from its enforcement stage. Written from
+ * 1.0.0's behaviour; nothing of the package is imported.
+ *
+ * What the enforcement stage does first, and so never reaches its verifier: an event of a
+ * type it does not know is dropped (rows 1, 9, 15); a property a known event does not
+ * describe is stripped (row 12's run-level tag, row 10's `toolCalls` on a message that is
+ * no assistant's); a replayed message of a role it does not know is dropped from its list;
+ * a described field with a value its schema refuses is fatal (rows 4, 8, 11).
+ *
+ * What its verifier then checks beyond these rules: it keeps one owner registry for
+ * reasoning spans and reasoning messages (these rules keep two), and its message owners
+ * differ from the verifier's where a dropped message named an id. This model keeps the
+ * client's own owner registries, per run, and compares every tag the client compares. An
+ * event these rules accept passes every other check of 1.0.0, on the same state.
  *
  * Only events the rules accepted reach it, and only until the client's first rejection: the
- * client's run errors there and it reads nothing more. Up to that point the client's state
- * equals the verifier's except in what is modelled here: the open reasoning blocks (1.0.0
- * pairs REASONING_START with REASONING_END) and the owners it gives the tool calls listed by
- * non-assistant messages (it reads their `toolCalls` too), kept as an overlay on the
- * verifier's tool-call owners; and, for the checks those feed, the message and reasoning
- * owners. Every other check of 1.0.0 is one these rules make too, on the same state, so an
- * event they accept passes it.
+ * client's run errors there and it reads nothing more.
  * @module
  */
 
-import {
-  isRecord,
-  listed,
-  type Owner,
-  ownerName,
-  PARENT,
-  q,
-  type Rec,
-} from "../verify/verifier.ts";
+import { isRecord, type Owner, ownerName, PARENT, q, type Rec } from "../verify/verifier.ts";
 
 /** What the client objects to, in the project's words, and the field it is about. */
 export interface Rejection {
@@ -41,18 +40,31 @@ export const FINISHED = 2;
 export const ERRORED = 3;
 export type RunPhase = typeof BEFORE | typeof RUNNING | typeof FINISHED | typeof ERRORED;
 
-const TAIL = "; @ag-ui/client 1.0.0's verifyEvents throws at this event and the run errors.";
+const TAIL = "; @ag-ui/client 1.0.0's HttpAgent errors the run at this event.";
 
 function reject(text: string, field?: string): Rejection {
   return { text: text + TAIL, field };
 }
 
-/** The optional SUBAGENT_* fields 1.0.0 rejects `null` in, by type. */
-const NULL_FREE: { readonly [type: string]: readonly string[] } = {
-  SUBAGENT_STARTED: ["description", "parentSubagentRunId", "parentToolCallId", "parentMessageId"],
-  SUBAGENT_FINISHED: ["outcome"],
+/** The roles 1.0.0's schema describes; a replayed message of any other is dropped. */
+const ROLES = new Set([
+  "developer",
+  "system",
+  "assistant",
+  "user",
+  "tool",
+  "activity",
+  "reasoning",
+]);
+
+/** The optional string fields of SUBAGENT_* events 1.0.0's schema describes, by type. */
+const OPTIONAL_STRINGS: { readonly [type: string]: readonly string[] } = {
+  SUBAGENT_STARTED: ["description", "parentToolCallId", "parentMessageId"],
   SUBAGENT_ERROR: ["code"],
 };
+
+/** What a kind of entity is called in a message. */
+type Kind = "message" | "tool call" | "reasoning";
 
 /**
  * The client's view of one stream. Each method takes an event the rules accepted and returns
@@ -60,64 +72,26 @@ const NULL_FREE: { readonly [type: string]: readonly string[] } = {
  */
 export class ClientModel {
   readonly #maxIds: number;
-  /** The message and reasoning owners 1.0.0 keeps per run, as the verifier does. */
+  /** The client's owners, per run: text and tool messages, tool calls, reasoning (both kinds). */
   #messages: Map<string, Owner> | undefined;
+  #calls: Map<string, Owner> | undefined;
   #reasoning: Map<string, Owner> | undefined;
-  /**
-   * The tool calls whose owner in 1.0.0 may differ from the verifier's (a non-assistant
-   * message named them last, or first in the input echo): that owner. For every other id
-   * the two registries agree, so a check of 1.0.0 on it passes when the verifier's did.
-   */
-  #overlay: Map<string, Owner> | undefined;
-  /** Open reasoning blocks (REASONING_START without its REASONING_END yet). */
-  #blocks: Set<string> | undefined;
 
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
   }
 
-  /** RAW and CUSTOM, which this verifier accepts outside a run too. */
-  outsideRun(type: string, phase: RunPhase): Rejection | undefined {
-    if (phase === BEFORE) {
-      return reject(
-        `@ag-ui/client 1.0.0 requires RUN_STARTED (or RUN_ERROR) as the first event and rejects a ${type} before it`,
-      );
-    }
-    if (phase === FINISHED) {
-      return reject(
-        `after RUN_FINISHED, @ag-ui/client 1.0.0 accepts only RUN_STARTED or RUN_ERROR and rejects a ${type} between runs`,
-      );
-    }
-    if (phase === ERRORED) {
-      return reject(
-        `after RUN_ERROR, @ag-ui/client 1.0.0 accepts only RUN_STARTED and rejects a ${type} between runs`,
-      );
-    }
-    return undefined;
-  }
-
-  /** A type this verifier does not know: only `type` is read here, 1.0.0 reads the tag too. */
-  unknownType(e: Rec): Rejection | undefined {
-    if (e.subagentRunId !== null) return undefined;
-    return reject(
-      "subagentRunId is null, and @ag-ui/client 1.0.0 rejects a null subagentRunId on every event, of a type it knows or not",
-      "subagentRunId",
-    );
-  }
-
-  runStarted(e: Rec, phase: RunPhase): Rejection | undefined {
-    if (phase === FINISHED || phase === ERRORED) {
-      this.#messages = undefined;
-      this.#reasoning = undefined;
-      this.#overlay = undefined;
-      this.#blocks = undefined;
-    }
+  runStarted(e: Rec): Rejection | undefined {
+    // The client clears every owner at each RUN_STARTED, as the verifier does.
+    this.#messages = undefined;
+    this.#calls = undefined;
+    this.#reasoning = undefined;
     const input = e.input;
-    return this.#seed(isRecord(input) ? input.messages : undefined, false, "input.messages");
+    return this.#seed(isRecord(input) ? input.messages : undefined, false);
   }
 
   messagesSnapshot(e: Rec): Rejection | undefined {
-    return this.#seed(e.messages, true, "messages");
+    return this.#seed(e.messages, true);
   }
 
   runFinished(e: Rec): Rejection | undefined {
@@ -128,267 +102,236 @@ export class ClientModel {
         const interrupt = interrupts[i];
         if (isRecord(interrupt) && interrupt.subagentRunId === null) {
           return reject(
-            `interrupt ${describeId(interrupt.id)} has a null subagentRunId, which @ag-ui/client 1.0.0 rejects inside an interrupt too (omit it)`,
+            `interrupt ${describeId(interrupt.id)} has a null subagentRunId, which the schema of @ag-ui/client 1.0.0 refuses (omit it)`,
             `outcome.interrupts[${i}].subagentRunId`,
           );
         }
       }
     }
-    const blocks = this.#blocks;
-    if (blocks !== undefined && blocks.size > 0) {
-      const open = listed(
-        (function* () {
-          for (const id of blocks) yield q(id);
-        })(),
-        blocks.size,
-      );
-      return reject(
-        `reasoning block ${open} ${blocks.size === 1 ? "is" : "are"} still open, and @ag-ui/client 1.0.0 requires each REASONING_START ended by its REASONING_END before RUN_FINISHED`,
-      );
-    }
     return undefined;
   }
 
-  textMessageStart(e: Rec): undefined {
-    recordIfNone(this.#messageOwners(), e.messageId as string, tagOf(e));
-    return undefined;
+  /** TEXT_MESSAGE_START: the first opener of an id owns it; a tagged re-open must agree. */
+  textMessageStart(e: Rec): Rejection | undefined {
+    return this.#open(this.#registry("message"), "message", e.messageId as string, e);
   }
 
-  toolCallResult(e: Rec): undefined {
-    this.#messageOwners().set(e.messageId as string, tagOf(e));
-    return undefined;
+  /** TEXT_MESSAGE_CONTENT and TEXT_MESSAGE_END. */
+  textMessageContinues(e: Rec): Rejection | undefined {
+    return this.#agrees(this.#messages, "message", e.messageId as string, e);
+  }
+
+  /** TOOL_CALL_RESULT mints a tool message under its own tag, the newest mint winning. */
+  toolCallResult(e: Rec): Rejection | undefined {
+    return this.#record(this.#registry("message"), e.messageId as string, tagOf(e));
   }
 
   toolCallStart(e: Rec): Rejection | undefined {
-    const overlay = this.#overlay;
-    if (overlay === undefined || overlay.size === 0) return undefined;
     const id = e.toolCallId as string;
-    const owner = overlay.get(id);
-    // Not in the overlay: the client decides and records as the verifier did.
-    if (owner === undefined) return undefined;
     const tag = e.subagentRunId as string | undefined;
-    if (tag !== undefined) return tag === owner ? undefined : this.#toolCallOwner(id, owner, tag);
     const parentId = e.parentMessageId as string | undefined;
     const inherited = parentId === undefined ? undefined : this.#messages?.get(parentId);
+    if (inherited !== undefined && tag !== undefined && tag !== inherited) {
+      // These rules make the same check on their own registry (rule 10); the two differ
+      // only where a dropped message named the parent.
+      return reject(
+        `the client holds message ${q(parentId as string)}, the call's parent, as owned by ${ownerName(inherited)}, not subagent ${q(tag)}`,
+        "subagentRunId",
+      );
+    }
+    const calls = this.#registry("tool call");
+    const owner = calls.get(id);
+    if (owner === undefined) {
+      return this.#record(calls, id, tag !== undefined ? tag : (inherited ?? PARENT));
+    }
+    if (tag !== undefined) return tag === owner ? undefined : mismatch("tool call", id, owner, tag);
     if (inherited === undefined || inherited === owner) return undefined;
     return reject(
-      `@ag-ui/client 1.0.0 holds tool call ${q(id)} as owned by ${ownerName(owner)} (it also reads the toolCalls of non-assistant messages), but its parent message ${q(parentId as string)} is owned by ${ownerName(inherited)}`,
+      `the client holds tool call ${q(id)} as owned by ${ownerName(owner)}, but its parent message ${q(parentId as string)} as owned by ${ownerName(inherited)}`,
       "parentMessageId",
     );
   }
 
-  /** TOOL_CALL_ARGS and TOOL_CALL_END: a tag must agree with the client's owner of the call. */
+  /** TOOL_CALL_ARGS and TOOL_CALL_END. */
   toolCallContinues(e: Rec): Rejection | undefined {
-    const overlay = this.#overlay;
-    if (overlay === undefined || overlay.size === 0) return undefined;
-    const tag = e.subagentRunId;
-    if (tag === undefined) return undefined;
-    const id = e.toolCallId as string;
-    const owner = overlay.get(id);
-    return owner === undefined || owner === tag
-      ? undefined
-      : this.#toolCallOwner(id, owner, tag as string);
+    return this.#agrees(this.#calls, "tool call", e.toolCallId as string, e);
   }
 
-  reasoningStart(e: Rec): Rejection | undefined {
-    const id = e.messageId as string;
-    const blocks = this.#blocks ?? this.#newBlocks();
-    if (blocks.has(id)) {
-      return reject(
-        `reasoning block ${q(id)} is already open, and @ag-ui/client 1.0.0 rejects a second REASONING_START before its REASONING_END`,
-        "messageId",
-      );
-    }
-    recordIfNone(this.#reasoningOwners(), id, tagOf(e));
-    blocks.add(id);
-    return undefined;
+  /** REASONING_START and REASONING_MESSAGE_START: one registry for both in 1.0.0 (row 13). */
+  reasoningOpens(e: Rec): Rejection | undefined {
+    return this.#open(this.#registry("reasoning"), "reasoning", e.messageId as string, e);
   }
 
-  reasoningMessageStart(e: Rec): undefined {
-    recordIfNone(this.#reasoningOwners(), e.messageId as string, tagOf(e));
-    return undefined;
-  }
-
-  reasoningEnd(e: Rec): Rejection | undefined {
-    const id = e.messageId as string;
-    if (this.#blocks?.delete(id) !== true) {
-      return reject(
-        `reasoning block ${q(id)} is not open, and @ag-ui/client 1.0.0 rejects a REASONING_END without its REASONING_START`,
-        "messageId",
-      );
-    }
-    return undefined;
+  /** REASONING_MESSAGE_CONTENT, REASONING_MESSAGE_END and REASONING_END. */
+  reasoningContinues(e: Rec): Rejection | undefined {
+    return this.#agrees(this.#reasoning, "reasoning", e.messageId as string, e);
   }
 
   reasoningEncryptedValue(e: Rec): Rejection | undefined {
-    const tag = e.subagentRunId;
     const subtype = e.subtype as string;
-    // "message": the same registries as this verifier's, so the same verdict.
-    if (tag === undefined || subtype === "message") return undefined;
+    if (subtype !== "message" && subtype !== "tool-call") {
+      // Row 8: the schema knows two subtypes, and a value outside them is fatal.
+      return reject(
+        `subtype ${q(subtype)} is neither "message" nor "tool-call", and the schema of @ag-ui/client 1.0.0 refuses any other`,
+        "subtype",
+      );
+    }
+    const tag = e.subagentRunId as string | undefined;
+    if (tag === undefined) return undefined;
     const id = e.entityId as string;
     if (subtype === "tool-call") {
-      const owner = this.#overlay?.get(id);
+      const owner = this.#calls?.get(id);
       return owner === undefined || owner === tag
         ? undefined
-        : this.#toolCallOwner(id, owner, tag as string);
+        : mismatch("tool call", id, owner, tag);
     }
-    const owner = this.#reasoning?.get(id);
-    if (owner === undefined || owner === tag) return undefined;
-    return reject(
-      `@ag-ui/client 1.0.0 reads an encrypted value of subtype ${q(subtype)} as one of a reasoning message, and reasoning message ${q(id)} is owned by ${ownerName(owner)}, not subagent ${q(tag as string)}`,
-      "subtype",
-    );
+    // "message": a text or tool message's owner, else a reasoning one's (spans included).
+    const text = this.#messages?.get(id);
+    const owner = text !== undefined ? text : this.#reasoning?.get(id);
+    return owner === undefined || owner === tag ? undefined : mismatch("message", id, owner, tag);
   }
 
-  /** SUBAGENT_STARTED, SUBAGENT_FINISHED and SUBAGENT_ERROR: the fields this verifier does not read. */
+  /** SUBAGENT_STARTED, SUBAGENT_FINISHED and SUBAGENT_ERROR: the fields these rules do not read (row 4). */
   subagent(type: string, e: Rec): Rejection | undefined {
-    for (const field of NULL_FREE[type] ?? []) {
-      if (e[field] === null) {
+    if (type === "SUBAGENT_STARTED" && typeof e.name !== "string") {
+      return reject(
+        "the schema of @ag-ui/client 1.0.0 requires a string name on SUBAGENT_STARTED",
+        "name",
+      );
+    }
+    if (type === "SUBAGENT_ERROR" && typeof e.message !== "string") {
+      return reject(
+        "the schema of @ag-ui/client 1.0.0 requires a string message on SUBAGENT_ERROR",
+        "message",
+      );
+    }
+    for (const field of OPTIONAL_STRINGS[type] ?? []) {
+      const value = e[field];
+      if (value !== undefined && typeof value !== "string") {
         return reject(
-          `${field} is null, and @ag-ui/client 1.0.0 rejects null in this optional field (it must be omitted)`,
+          `${field} is ${value === null ? "null" : "no string"}, and the schema of @ag-ui/client 1.0.0 takes only a string here (or the field omitted)`,
           field,
         );
       }
     }
-    // 1.0.0 reads `outcome` on all three types.
+    if (type !== "SUBAGENT_FINISHED") return undefined;
+    if (e.result === null) {
+      return reject(
+        "result is null, which the schema of @ag-ui/client 1.0.0 refuses (omit it)",
+        "result",
+      );
+    }
     const outcome = e.outcome;
-    if (outcome !== undefined && outcome !== null) {
-      const kind = propertyOf(outcome, "type");
-      if (kind !== "success" && kind !== "suspended") {
-        return reject(
-          `@ag-ui/client 1.0.0 accepts only an outcome whose type is "success" or "suspended" here`,
-          "outcome",
-        );
-      }
-      const ids = propertyOf(outcome, "interruptIds");
-      if (ids === null) {
-        return reject(
-          "outcome.interruptIds is null, and @ag-ui/client 1.0.0 rejects it (it must be omitted)",
-          "outcome.interruptIds",
-        );
-      }
-      if (Array.isArray(ids) && ids.some((id) => typeof id !== "string")) {
-        return reject(
-          "outcome.interruptIds holds a value that is not a string, which @ag-ui/client 1.0.0 rejects",
-          "outcome.interruptIds",
-        );
-      }
+    if (outcome === undefined) return undefined;
+    if (!isRecord(outcome) || Array.isArray(outcome)) {
+      return reject(
+        "outcome is no object, and the schema of @ag-ui/client 1.0.0 takes only an object here (or the field omitted)",
+        "outcome",
+      );
     }
-    if (type === "SUBAGENT_STARTED" && typeof e.name !== "string") {
-      return reject("@ag-ui/client 1.0.0 requires a string name on SUBAGENT_STARTED", "name");
-    }
-    if (type === "SUBAGENT_ERROR" && typeof e.message !== "string") {
-      return reject("@ag-ui/client 1.0.0 requires a string message on SUBAGENT_ERROR", "message");
+    // An outcome of another type is an unknown member of its union: the client drops it.
+    if (outcome.type !== "suspended") return undefined;
+    const ids = outcome.interruptIds;
+    if (ids === undefined) return undefined;
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) {
+      return reject(
+        "outcome.interruptIds is not a list of strings, which the schema of @ag-ui/client 1.0.0 requires (or the field omitted)",
+        "outcome.interruptIds",
+      );
     }
     return undefined;
   }
 
-  // Each registry is made when first written: most streams need few of them.
-  #messageOwners(): Map<string, Owner> {
-    if (this.#messages === undefined) this.#messages = new Map();
-    return this.#messages;
-  }
+  // --- the registries ---------------------------------------------------------------------
 
-  #reasoningOwners(): Map<string, Owner> {
+  #registry(kind: Kind): Map<string, Owner> {
+    if (kind === "message") {
+      if (this.#messages === undefined) this.#messages = new Map();
+      return this.#messages;
+    }
+    if (kind === "tool call") {
+      if (this.#calls === undefined) this.#calls = new Map();
+      return this.#calls;
+    }
     if (this.#reasoning === undefined) this.#reasoning = new Map();
     return this.#reasoning;
   }
 
-  #overlayOwners(): Map<string, Owner> {
-    if (this.#overlay === undefined) this.#overlay = new Map();
-    return this.#overlay;
+  /** An opener: the first one records its owner; a tagged one must agree with it. */
+  #open(registry: Map<string, Owner>, kind: Kind, id: string, e: Rec): Rejection | undefined {
+    const owner = registry.get(id);
+    if (owner === undefined) return this.#record(registry, id, tagOf(e));
+    const tag = e.subagentRunId as string | undefined;
+    return tag === undefined || tag === owner ? undefined : mismatch(kind, id, owner, tag);
   }
 
-  #newBlocks(): Set<string> {
-    this.#blocks = new Set();
-    return this.#blocks;
+  /** A continuation: a tag must agree with the recorded owner. */
+  #agrees(
+    registry: Map<string, Owner> | undefined,
+    kind: Kind,
+    id: string,
+    e: Rec,
+  ): Rejection | undefined {
+    const tag = e.subagentRunId as string | undefined;
+    if (tag === undefined) return undefined;
+    const owner = registry?.get(id);
+    return owner === undefined || owner === tag ? undefined : mismatch(kind, id, owner, tag);
   }
 
-  #toolCallOwner(id: string, owner: Owner, tag: string): Rejection {
-    return reject(
-      `@ag-ui/client 1.0.0 holds tool call ${q(id)} as owned by ${ownerName(owner)} (it also reads the toolCalls of non-assistant messages), not subagent ${q(tag)}`,
-      "subagentRunId",
-    );
+  #record(registry: Map<string, Owner>, id: string, owner: Owner): Rejection | undefined {
+    registry.set(id, owner);
+    return this.#held() > this.#maxIds ? GIVE_UP : undefined;
+  }
+
+  #held(): number {
+    return (this.#messages?.size ?? 0) + (this.#calls?.size ?? 0) + (this.#reasoning?.size ?? 0);
   }
 
   /**
-   * Seeds owners from replayed messages as 1.0.0 does: like this verifier, except that it
-   * reads `toolCalls` on a message of any role, and iterating a `toolCalls` that is no list
-   * throws. The rules accepted the messages, so each is an object with string `id` and `role`
-   * (and an assistant's `toolCalls` a list of objects with string ids). A snapshot overwrites,
-   * in order; the input echo comes at the start of a run, when 1.0.0 holds no owner, and its
-   * first occurrence of an id wins.
+   * Seeds owners from replayed messages as 1.0.0 does once its enforcement stage has run: a
+   * message of a role it does not know is dropped, and only an assistant's `toolCalls` are
+   * kept. A snapshot overwrites; the input echo records only ids not yet recorded. The rules
+   * accepted the list, so each message is an object with string `id` and `role`.
    */
-  #seed(messages: unknown, authoritative: boolean, path: string): Rejection | undefined {
+  #seed(messages: unknown, authoritative: boolean): Rejection | undefined {
     if (!Array.isArray(messages)) return undefined;
-    const list: readonly unknown[] = messages;
-    /** The echo's call ids before the first non-assistant one (only then needed). */
-    let seen: Set<string> | undefined;
-    for (let i = 0; i < list.length; i++) {
-      const m = list[i] as Rec;
-      const id = m.id as string;
+    for (const m of messages as readonly Rec[]) {
       const role = m.role as string;
-      const owner = tagOf(m);
-      if (role !== "activity") {
-        const registry = role === "reasoning" ? this.#reasoningOwners() : this.#messageOwners();
-        if (authoritative || !registry.has(id)) registry.set(id, owner);
-      }
+      if (!ROLES.has(role) || role === "activity") continue; // activities: as the verifier
+      const registry = this.#registry(role === "reasoning" ? "reasoning" : "message");
+      const id = m.id as string;
+      if (authoritative || !registry.has(id)) registry.set(id, tagOf(m));
       const calls = m.toolCalls;
-      if (calls === undefined || calls === null) continue;
-      if (!Array.isArray(calls)) {
-        if (typeof calls === "string") continue; // iterates its characters, which have no id
-        if (typeof (calls as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function") {
-          return GIVE_UP; // an in-process iterable: not followed
-        }
-        return reject(
-          `@ag-ui/client 1.0.0 iterates the toolCalls of every message, and those of message ${q(id)} (role ${q(role)}) are not a list`,
-          `${path}[${i}].toolCalls`,
-        );
-      }
-      const assistant = role === "assistant";
-      if (!authoritative && !assistant && seen === undefined) seen = callIdsBefore(list, i);
+      if (role !== "assistant" || !Array.isArray(calls)) continue;
+      const owners = this.#registry("tool call");
       for (const call of calls as readonly unknown[]) {
         if (!isRecord(call) || typeof call.id !== "string") continue;
-        const callId = call.id;
-        if (authoritative) {
-          // The verifier takes an assistant's calls too: the two agree on them again.
-          if (assistant) this.#overlay?.delete(callId);
-          else this.#overlayOwners().set(callId, owner);
-        } else if (seen !== undefined && !seen.has(callId)) {
-          seen.add(callId);
-          if (!assistant) this.#overlayOwners().set(callId, owner);
-        }
-        if ((this.#overlay?.size ?? 0) > this.#maxIds) return GIVE_UP;
+        if (authoritative || !owners.has(call.id)) owners.set(call.id, tagOf(m));
       }
+      if (this.#held() > this.#maxIds) return GIVE_UP;
     }
     return undefined;
   }
 }
 
-/** The call ids the assistant messages of `list` before `end` name. */
-function callIdsBefore(list: readonly unknown[], end: number): Set<string> {
-  const seen = new Set<string>();
-  for (let i = 0; i < end; i++) {
-    const m = list[i] as Rec;
-    if (m.role !== "assistant" || !Array.isArray(m.toolCalls)) continue;
-    for (const call of m.toolCalls as readonly Rec[]) seen.add(call.id as string);
-  }
-  return seen;
+function mismatch(kind: Kind, id: string, owner: Owner, tag: string): Rejection {
+  const what = kind === "reasoning" ? "reasoning id" : kind;
+  const why =
+    kind === "reasoning"
+      ? " (it keeps one owner per id for reasoning spans and reasoning messages)"
+      : kind === "message"
+        ? " (it drops replayed messages of roles it does not know, so its owners may differ from these rules')"
+        : "";
+  return reject(
+    `the client holds ${what} ${q(id)} as owned by ${ownerName(owner)}, not subagent ${q(tag)}${why}`,
+    "subagentRunId",
+  );
 }
 
 /** The owner an opener's or a message's tag names (the rules accepted it: a string or absent). */
 function tagOf(e: Rec): Owner {
   const tag = e.subagentRunId;
   return typeof tag === "string" ? tag : PARENT;
-}
-
-function recordIfNone(registry: Map<string, Owner>, id: string, owner: Owner): void {
-  if (!registry.has(id)) registry.set(id, owner);
-}
-
-/** `value[key]` as JavaScript reads it on any value but null and undefined (a string has no `type`). */
-function propertyOf(value: unknown, key: string): unknown {
-  return typeof value === "object" || typeof value === "function" ? (value as Rec)[key] : undefined;
 }
 
 function describeId(id: unknown): string {

@@ -55,7 +55,6 @@ const DEFAULT_MAX_IDS = 100_000;
 /** What the watch does per event type (a type missing from the table is unknown here). */
 const NOTHING = 0;
 const UNKNOWN = 1;
-const OUTSIDE_RUN = 2;
 const RUN_STARTED = 3;
 const RUN_FINISHED = 4;
 const RUN_ERROR = 5;
@@ -75,6 +74,8 @@ const ACTIVITY_SNAPSHOT = 18;
 const ACTIVITY_DELTA = 19;
 const MESSAGES_SNAPSHOT = 20;
 const SUBAGENT = 21;
+const TEXT_CONTINUES = 22;
+const REASONING_CONTINUES = 23;
 
 const KINDS = new Map<string, number>([
   ["RUN_STARTED", RUN_STARTED],
@@ -83,8 +84,8 @@ const KINDS = new Map<string, number>([
   ["STEP_STARTED", NOTHING],
   ["STEP_FINISHED", NOTHING],
   ["TEXT_MESSAGE_START", TEXT_START],
-  ["TEXT_MESSAGE_CONTENT", NOTHING],
-  ["TEXT_MESSAGE_END", NOTHING],
+  ["TEXT_MESSAGE_CONTENT", TEXT_CONTINUES],
+  ["TEXT_MESSAGE_END", TEXT_CONTINUES],
   ["TEXT_MESSAGE_CHUNK", NOTHING],
   ["TOOL_CALL_START", TOOL_START],
   ["TOOL_CALL_ARGS", TOOL_ARGS],
@@ -93,8 +94,8 @@ const KINDS = new Map<string, number>([
   ["TOOL_CALL_RESULT", TOOL_RESULT],
   ["REASONING_START", REASONING_START],
   ["REASONING_MESSAGE_START", REASONING_MESSAGE_START],
-  ["REASONING_MESSAGE_CONTENT", NOTHING],
-  ["REASONING_MESSAGE_END", NOTHING],
+  ["REASONING_MESSAGE_CONTENT", REASONING_CONTINUES],
+  ["REASONING_MESSAGE_END", REASONING_CONTINUES],
   ["REASONING_MESSAGE_CHUNK", NOTHING],
   ["REASONING_END", REASONING_END],
   ["REASONING_ENCRYPTED_VALUE", ENCRYPTED_VALUE],
@@ -103,8 +104,8 @@ const KINDS = new Map<string, number>([
   ["STATE_SNAPSHOT", STATE_SNAPSHOT],
   ["STATE_DELTA", STATE_DELTA],
   ["MESSAGES_SNAPSHOT", MESSAGES_SNAPSHOT],
-  ["RAW", OUTSIDE_RUN],
-  ["CUSTOM", OUTSIDE_RUN],
+  ["RAW", NOTHING],
+  ["CUSTOM", NOTHING],
   ["SUBAGENT_STARTED", SUBAGENT],
   ["SUBAGENT_FINISHED", SUBAGENT],
   ["SUBAGENT_ERROR", SUBAGENT],
@@ -131,8 +132,7 @@ export class ClientWatch {
   #lastType = "";
   #lastKind = UNKNOWN;
   #phase: RunPhase = BEFORE;
-  /** The ids of the run's RUN_STARTED, when strings. */
-  #threadId: string | undefined;
+  /** The `runId` of the run's RUN_STARTED, when a string. */
   #runId: string | undefined;
   /** The arguments of the open tool calls, and how many characters they hold in all. */
   #args: Map<string, Args> | undefined;
@@ -188,9 +188,12 @@ export class ClientWatch {
         return this.#also(found, type, client?.toolCallContinues(e));
       }
       case UNKNOWN:
-        return client && this.#rejects(type, client.unknownType(e));
-      case OUTSIDE_RUN:
-        return client && this.#rejects(type, client.outsideRun(type, this.#phase));
+        // The client's enforcement stage drops a type it does not know (SPEC §13 rows 1, 9, 15).
+        return undefined;
+      case TEXT_CONTINUES:
+        return client && this.#rejects(type, client.textMessageContinues(e));
+      case REASONING_CONTINUES:
+        return client && this.#rejects(type, client.reasoningContinues(e));
       case RUN_STARTED:
         return this.#runStarted(type, e);
       case RUN_FINISHED: {
@@ -203,8 +206,7 @@ export class ClientWatch {
         this.#dropArgs();
         return undefined;
       case TEXT_START:
-        client?.textMessageStart(e);
-        return undefined;
+        return client && this.#rejects(type, client.textMessageStart(e));
       case TOOL_START:
         this.#toolStart(e);
         return client && this.#rejects(type, client.toolCallStart(e));
@@ -214,19 +216,16 @@ export class ClientWatch {
         return undefined;
       }
       case TOOL_RESULT: {
-        const found = this.#toolResult(e);
-        client?.toolCallResult(e);
+        const found = this.#also(this.#toolResult(e, type), type, client?.toolCallResult(e));
         // A tool message under an activity's id: which one the client then patches is unclear.
         this.#activities?.delete(e.messageId as string);
         return found;
       }
       case REASONING_START:
-        return client && this.#rejects(type, client.reasoningStart(e));
       case REASONING_MESSAGE_START:
-        client?.reasoningMessageStart(e);
-        return undefined;
+        return client && this.#rejects(type, client.reasoningOpens(e));
       case REASONING_END:
-        return client && this.#rejects(type, client.reasoningEnd(e));
+        return client && this.#rejects(type, client.reasoningContinues(e));
       case ENCRYPTED_VALUE:
         return client && this.#rejects(type, client.reasoningEncryptedValue(e));
       case STATE_SNAPSHOT:
@@ -273,16 +272,14 @@ export class ClientWatch {
 
   #runStarted(type: string, e: Rec): readonly Warning[] | undefined {
     const client = this.#client;
-    const r = client?.runStarted(e, this.#phase);
+    const r = client?.runStarted(e);
     if (this.#phase !== BEFORE) {
-      // A new run (allowSequentialRuns): what the verifier forgets, this forgets too.
+      // A new run (SPEC §9.6): what the verifier forgets, this forgets too.
       this.#dropArgs();
       this.#activities = undefined;
     }
     this.#phase = RUNNING;
-    const threadId = e.threadId;
     const runId = e.runId;
-    this.#threadId = typeof threadId === "string" ? threadId : undefined;
     this.#runId = typeof runId === "string" ? runId : undefined;
     const input = e.input as Rec | undefined;
     if (input !== undefined) {
@@ -294,22 +291,24 @@ export class ClientWatch {
     return client && this.#rejects(type, r);
   }
 
-  /** RUN_ID_MISMATCH: the ids of RUN_FINISHED, when strings, against its RUN_STARTED's. */
+  /**
+   * RUN_ID_MISMATCH: the `runId` of RUN_FINISHED, when a string, against its RUN_STARTED's
+   * (SPEC §18.5: the run id alone; a `threadId` that differs is THREAD_ID_MISMATCH's).
+   */
   #runIds(e: Rec): readonly Warning[] | undefined {
-    let found: Warning[] | undefined;
-    for (const field of ["threadId", "runId"] as const) {
-      const started = field === "threadId" ? this.#threadId : this.#runId;
-      const finished = e[field];
-      if (typeof finished !== "string" || started === undefined || finished === started) continue;
-      if (found === undefined) found = [];
-      found.push({
-        code: "RUN_ID_MISMATCH",
-        text: `${field} ${q(finished)} differs from ${q(started)} of the run's RUN_STARTED; a client that matches runs by id files this result under another run.`,
-        eventType: "RUN_FINISHED",
-        field,
-      });
+    const started = this.#runId;
+    const finished = e.runId;
+    if (typeof finished !== "string" || started === undefined || finished === started) {
+      return undefined;
     }
-    return found;
+    return [
+      {
+        code: "RUN_ID_MISMATCH",
+        text: `runId ${q(finished)} differs from ${q(started)} of the run's RUN_STARTED; 1.1 says "each run's two boundary events MUST agree on their runId" (basic/run-input), and a client that matches runs by id files this result under another run.`,
+        eventType: "RUN_FINISHED",
+        field: "runId",
+      },
+    ];
   }
 
   // --- TOOL_CALL_ARGS_NOT_JSON ------------------------------------------------------------
@@ -420,9 +419,13 @@ export class ClientWatch {
     }
   }
 
-  #toolResult(e: Rec): readonly Warning[] | undefined {
+  #toolResult(e: Rec, type: string): readonly Warning[] | undefined {
     const id = e.toolCallId as string;
-    if (this.#callsFull || this.#calls?.has(id) === true) return undefined;
+    // TOOL_CALL_RESULT_BEFORE_END (SPEC §18.5): the seed's rule 5, which 1.1 does not make.
+    const open = this.#args?.has(id) === true;
+    if (this.#callsFull || this.#calls?.has(id) === true) {
+      return open ? [beforeEnd(id, type)] : undefined;
+    }
     return [
       {
         code: "TOOL_CALL_RESULT_UNKNOWN_CALL",
@@ -498,6 +501,17 @@ export class ClientWatch {
       else if (m !== undefined || activities) tracked.delete(id);
     }
   }
+}
+
+/** TOOL_CALL_RESULT_BEFORE_END: a result for a call whose TOOL_CALL_END has not come yet. */
+function beforeEnd(id: string, type: string): Warning {
+  return {
+    code: "TOOL_CALL_RESULT_BEFORE_END",
+    text: `tool call ${q(id)} is still open: its TOOL_CALL_END has not come. The seed's rule 5 asks a call to end before its result (1.1 is silent on the order), and a UI may show the result beside arguments that are still streaming.`,
+    eventType: type,
+    field: "toolCallId",
+    subject: `tool call ${q(id)}`,
+  };
 }
 
 function describeFailure(f: PatchFailure): string {

@@ -145,6 +145,37 @@ export function reserve(run: Run, count: number): void {
   run.held += count;
 }
 
+/**
+ * Weighs `count` (the ids an event records) and returns the run's own copy of `owner`, a
+ * subagent id weighed too the first time the run holds it (SPEC §17.1: a subagent id is kept
+ * for the rest of the run). Every registry stores that one copy, so a tag repeated on a
+ * million events is held once, and tags nobody announced are bounded like any other id.
+ */
+export function hold(run: Run, owner: Owner, count: number): Owner {
+  if (typeof owner !== "string") {
+    // The parent agent (PARENT): nothing to keep.
+    if (count !== 0) reserve(run, count);
+    return owner;
+  }
+  const kept = run.tags.get(owner);
+  if (kept !== undefined) {
+    if (count !== 0) reserve(run, count);
+    return kept;
+  }
+  reserve(run, count + weight(owner));
+  run.tags.set(owner, owner);
+  return owner;
+}
+
+/** `hold` for an owner already weighed (a replayed history's, counted with its ids). */
+export function keep(run: Run, owner: Owner): Owner {
+  if (typeof owner !== "string") return owner;
+  const kept = run.tags.get(owner);
+  if (kept !== undefined) return kept;
+  run.tags.set(owner, owner);
+  return owner;
+}
+
 function idLimit(max: number): Violation {
   return new Violation(
     "ID_LIMIT_EXCEEDED",

@@ -47,8 +47,13 @@ export interface Run {
   readonly activeSubagents: Set<string>;
   readonly finishedSubagents: Set<string>;
   /**
+   * Every subagent id the run holds (announced, or recorded as an owner), mapped to the one
+   * copy that the registries share (see `hold`).
+   */
+  readonly tags: Map<string, string>;
+  /**
    * How many ids the run holds (SPEC §17.1): the entries of the owner registries, the
-   * subagents (active or finished) and the open (owner, step name) pairs.
+   * subagent ids (announced or recorded as owners) and the open (owner, step name) pairs.
    */
   held: number;
   /** The most ids it may hold: `maxIds`. */
@@ -65,11 +70,7 @@ export interface Run {
  * A run with nothing recorded; `maxIds` bounds what it may hold (none for a scratch run). The
  * ids are the draft's (SPEC §9.14), undefined otherwise.
  */
-export function newRun(
-  maxIds = Number.POSITIVE_INFINITY,
-  threadId?: string,
-  runId?: string,
-): Run {
+export function newRun(maxIds = Number.POSITIVE_INFINITY, threadId?: string, runId?: string): Run {
   return {
     messages: newLane(),
     toolCalls: newLane(),
@@ -79,6 +80,7 @@ export function newRun(
     openSteps: new Map(),
     activeSubagents: new Set(),
     finishedSubagents: new Set(),
+    tags: new Map(),
     held: 0,
     maxIds,
     threadId,

@@ -36,9 +36,10 @@ import {
 } from "./state.ts";
 import { Dropped, PassThrough, toVerifyError, Violation } from "./violations.ts";
 
-// What the linter (src/lint/) uses of the rules' machinery: from here, as `src/verify/` is
-// one module at run time (dist/verify/verifier.js), and a file of it has no module of its own.
-export { isRecord, type Owner, PARENT, type Rec, slotOf } from "./state.ts";
+// What the linter (src/lint/) uses of the rules' machinery, and the phases the proxy
+// (src/http/) reads: from here, as `src/verify/` is one module at run time
+// (dist/verify/verifier.js), and a file of it has no module of its own.
+export { FAILED, FINISHED, isRecord, type Owner, PARENT, type Rec, slotOf } from "./state.ts";
 export { Dropped, fieldOf, listed, messageOf, ownerName, q } from "./violations.ts";
 
 /** Options of a {@link Verifier}. */
@@ -172,6 +173,16 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
   /** The error that poisoned this verifier, if any. */
   get error(): VerifyError | undefined {
     return this.#error;
+  }
+
+  /**
+   * The stream's phase after the last event this verifier accepted (SPEC §5): `BEFORE_RUN`,
+   * `RUNNING`, `FINISHED` or `FAILED`. A violation leaves it as it was. Read by the proxy
+   * only when the stream ends or breaks, never per event.
+   * @internal
+   */
+  get phase(): Phase {
+    return this.#phase;
   }
 
   /**

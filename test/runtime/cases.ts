@@ -330,9 +330,21 @@ export function runtimeCases(lib: RuntimeLib, base: string): RuntimeCase[] {
         );
         const events = decodeSse(cutText);
         sameEvents(events.slice(0, -1), validRun().slice(0, 4), "the cut run's events");
-        const last = events.at(-1) as { type?: unknown; code?: unknown } | undefined;
+        const last = events.at(-1) as
+          | { type?: unknown; code?: unknown; message?: unknown }
+          | undefined;
         equal(last?.type, "RUN_ERROR", "the cut run's last event type");
-        equal(last?.code, "STREAM_ENDED_BEFORE_RUN_CLOSED", "the cut run's RUN_ERROR code");
+        // Marked as the verifier's, not the agent's (SPEC §16).
+        equal(
+          last?.code,
+          "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
+          "the cut run's RUN_ERROR code",
+        );
+        assert(
+          typeof last?.message === "string" &&
+            last.message.startsWith("ag-ui-verify rejected the stream: "),
+          `the cut run's RUN_ERROR message is not marked: ${show(last?.message)}`,
+        );
 
         // Not an event stream, or not 2xx: the very Response the wrapped fetch returned.
         const returned: Response[] = [];

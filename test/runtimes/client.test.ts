@@ -386,17 +386,11 @@ describe("runAgent: options passed through", () => {
     return [...run, ...second];
   };
 
-  it("allowSequentialRuns", async () => {
+  it("several runs in one stream pass (SPEC version 4: no option needed)", async () => {
     const fetch = answering(() => eventStream(sse(twoRuns())));
-    const strict = await drain(await runAgent("http://agent.test/run", RUN_INPUT, { fetch }));
-    expect(strict.events).toEqual(validRun());
-    expect(isVerifyError(strict.error) && strict.error.index).toBe(validRun().length);
-
-    const lenient = await drain(
-      await runAgent("http://agent.test/run", RUN_INPUT, { fetch, allowSequentialRuns: true }),
-    );
-    expect(lenient.errored).toBe(false);
-    expect(lenient.events).toEqual(twoRuns());
+    const both = await drain(await runAgent("http://agent.test/run", RUN_INPUT, { fetch }));
+    expect(both.errored).toBe(false);
+    expect(both.events).toEqual(twoRuns());
   });
 
   it("maxBufferSize, over the network", async () => {
@@ -794,6 +788,19 @@ describe("verifyResponse over the network", () => {
     }
   });
 
+  it("a JSON or an HTML 200 passes through untouched, body byte for byte", async () => {
+    for (const type of ["application/json", "text/html; charset=utf-8"]) {
+      const path = `/content-type/${encodeURIComponent(type)}`;
+      const sent = new Uint8Array(await (await post(path)).arrayBuffer());
+      const upstream = await post(path);
+      for (const onViolation of ["error", "run-error"] as const) {
+        expect(verifyResponse(upstream, { onViolation })).toBe(upstream);
+      }
+      expect(upstream.headers.get("content-type")).toBe(type);
+      expect(new Uint8Array(await upstream.arrayBuffer())).toEqual(sent);
+    }
+  });
+
   it('lineEnds "lf" turns a CRLF stream into the same stream with LF', async () => {
     const response = verifyResponse(await post("/run/rich?chunk=5&crlf=1"), { lineEnds: "lf" });
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -810,7 +817,7 @@ describe("verifyResponse over the network", () => {
     expect(isVerifyError(error)).toBe(false);
   });
 
-  it('a connection reset mid-run: "run-error" ends with RUN_ERROR, code UPSTREAM_ERROR', async () => {
+  it('a connection reset mid-run: "run-error" ends with RUN_ERROR AG_UI_VERIFY_UPSTREAM_ERROR', async () => {
     const response = verifyResponse(await post("/run/disconnect?events=4"), {
       onViolation: "run-error",
     });
@@ -818,11 +825,12 @@ describe("verifyResponse over the network", () => {
     expect(errored).toBe(false);
     const events = parseSse(text);
     expect(events.slice(0, -1)).toEqual(validRun().slice(0, 4));
-    // Node's fetch reports the cut as TypeError "terminated".
+    // Node's fetch reports the cut as TypeError "terminated": the runtime's words come last.
     expect(events.at(-1)).toEqual({
       type: "RUN_ERROR",
-      message: "terminated",
-      code: "UPSTREAM_ERROR",
+      message:
+        "ag-ui-verify rejected the stream: the agent's response body failed before the stream ended: terminated",
+      code: "AG_UI_VERIFY_UPSTREAM_ERROR",
     });
     expect(() => verifyAll(events)).not.toThrow();
   });
@@ -848,7 +856,10 @@ describe("verifyResponse over the network", () => {
     const bad = await drain(await runAgent(`${server.url}/run/violation`, RUN_INPUT, { fetch }));
     expect(bad.errored).toBe(false);
     expect(bad.events.slice(0, -1)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
-    expect(bad.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "TEXT_MESSAGE_NOT_OPEN" });
+    expect(bad.events.at(-1)).toMatchObject({
+      type: "RUN_ERROR",
+      code: "AG_UI_VERIFY_TEXT_MESSAGE_NOT_OPEN",
+    });
   });
 });
 
@@ -962,16 +973,32 @@ describe("@ag-ui/client 1.0.0 HttpAgent with fetch: verifyingFetch()", () => {
       ...validRun()
         .slice(0, 4)
         .map((event) => event.type),
-      "RUN_ERROR STREAM_ENDED_BEFORE_RUN_CLOSED",
+      "RUN_ERROR AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
     ]);
   });
 
-  it("a connection reset mid-run reaches the agent as RUN_ERROR UPSTREAM_ERROR", async () => {
+  // 1.1 on a RUN_ERROR after RUN_FINISHED: "A consumer MUST treat the run as failed in that
+  // case" (SPEC §9.8). SPEC §16: the proxy appends that late RUN_ERROR where the stream
+  // breaks after RUN_FINISHED, so the run that reported success is failed, and the
+  // application sees it fail, not succeed.
+  it("a stream broken after RUN_FINISHED reaches the agent as a late RUN_ERROR, not as a success", async () => {
+    const verified = await runHttpAgent("/run/late?chunk=9", true);
+    expect(verified.error).toBeUndefined();
+    expect(verified.seen).toEqual([
+      ...validRun().map((event) => event.type),
+      "RUN_ERROR AG_UI_VERIFY_EVENT_AFTER_RUN_CLOSED",
+    ]);
+    // The late step itself never reaches the agent.
+    expect(verified.seen).not.toContain("STEP_STARTED late");
+    expect(verified.seen.filter((type) => type === "STEP_STARTED")).toHaveLength(1);
+  });
+
+  it("a connection reset mid-run reaches the agent as RUN_ERROR AG_UI_VERIFY_UPSTREAM_ERROR", async () => {
     // (Without the wrapper the run rejects with the network error, and the client's own
     // teardown then rethrows it as an unhandled rejection, so that case is not run here.)
     const verified = await runHttpAgent("/run/disconnect?events=4", true);
     expect(verified.error).toBeUndefined();
-    expect(verified.seen.at(-1)).toBe("RUN_ERROR UPSTREAM_ERROR");
+    expect(verified.seen.at(-1)).toBe("RUN_ERROR AG_UI_VERIFY_UPSTREAM_ERROR");
   });
 
   it("a violation reaches the agent as RUN_ERROR with the rule's code", async () => {
@@ -980,7 +1007,7 @@ describe("@ag-ui/client 1.0.0 HttpAgent with fetch: verifyingFetch()", () => {
       ...validRun()
         .slice(0, VIOLATION_PREFIX)
         .map((event) => event.type),
-      "RUN_ERROR TEXT_MESSAGE_NOT_OPEN",
+      "RUN_ERROR AG_UI_VERIFY_TEXT_MESSAGE_NOT_OPEN",
     ]);
   });
 
@@ -999,5 +1026,100 @@ describe("@ag-ui/client 1.0.0 HttpAgent with fetch: verifyingFetch()", () => {
     const verified = await runHttpAgent("/status/502", true);
     expect(String(verified.error)).toBe("Error: HTTP 502: upstream says 502");
     expect(String(verified.error)).toBe(String(plain.error));
+  });
+});
+
+describe("@ag-ui/client 1.0.0 HttpAgent and the 1.1 lifecycle through verifyingFetch (SPEC §16)", () => {
+  const { threadId, runId } = RUN_INPUT;
+  const STARTED = { type: "RUN_STARTED", threadId, runId };
+  const FINISHED = { type: "RUN_FINISHED", threadId, runId };
+  const OWN_ERROR = { type: "RUN_ERROR", message: "model overloaded", code: "RATE_LIMITED" };
+  /** An event after the run closed: rule 2's EVENT_AFTER_RUN_CLOSED. */
+  const LATE = { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "after the end" };
+
+  interface Seen {
+    types: string[];
+    /** Every RUN_ERROR that reached onRunErrorEvent. */
+    runErrors: { code?: unknown; message?: unknown }[];
+    finished: number;
+    error: unknown;
+  }
+
+  /** Runs an HttpAgent whose fetch is `verifyingFetch` around an in-memory answer. */
+  async function runServing(events: readonly unknown[]): Promise<Seen> {
+    const body = sse(events);
+    const agent = new HttpAgent({
+      url: "https://agent.test/run",
+      fetch: verifyingFetch({
+        fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
+      }),
+    });
+    const seen: Seen = { types: [], runErrors: [], finished: 0, error: undefined };
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await agent.runAgent(
+        {},
+        {
+          onEvent: ({ event }) => {
+            seen.types.push(event.type);
+          },
+          onRunFinishedEvent: () => {
+            seen.finished++;
+          },
+          onRunErrorEvent: ({ event }) => {
+            seen.runErrors.push({ code: event.code, message: event.message });
+          },
+        },
+      );
+    } catch (error) {
+      seen.error = error;
+    } finally {
+      quiet.mockRestore();
+    }
+    return seen;
+  }
+
+  /** How an application tells the verifier's RUN_ERROR from the producer's own (README). */
+  const isRejection = (code: unknown) =>
+    typeof code === "string" && code.startsWith("AG_UI_VERIFY_");
+
+  it("RUN_STARTED, RUN_FINISHED, <violation>: the marked RUN_ERROR reaches onRunErrorEvent", async () => {
+    // Version 3 closed the body after RUN_FINISHED, and runAgent resolved as a success. 1.1
+    // lets one late RUN_ERROR follow RUN_FINISHED and says the run has then failed.
+    const seen = await runServing([STARTED, FINISHED, LATE, FINISHED]);
+    expect(seen.error).toBeUndefined(); // 1.1: a failed run surfaces and "runAgent() resolves"
+    expect(seen.types).toEqual(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"]);
+    expect(seen.finished).toBe(1);
+    expect(seen.runErrors).toEqual([
+      {
+        code: "AG_UI_VERIFY_EVENT_AFTER_RUN_CLOSED",
+        message: expect.stringMatching(/^ag-ui-verify rejected the stream: /),
+      },
+    ]);
+    expect(seen.runErrors.map((e) => isRejection(e.code))).toEqual([true]);
+  });
+
+  it("a violation before any run reaches the agent as the marked RUN_ERROR alone", async () => {
+    const seen = await runServing([LATE, STARTED, FINISHED]);
+    expect(seen.error).toBeUndefined();
+    expect(seen.types).toEqual(["RUN_ERROR"]);
+    expect(seen.runErrors).toMatchObject([{ code: "AG_UI_VERIFY_EVENT_BEFORE_RUN_STARTED" }]);
+  });
+
+  it("the producer's own RUN_ERROR passes untouched, its code unmarked", async () => {
+    // 1.1: "A consumer MUST NOT present one as the other."
+    for (const events of [[STARTED, OWN_ERROR], [OWN_ERROR], [STARTED, FINISHED, OWN_ERROR]]) {
+      const seen = await runServing(events);
+      expect(seen.error).toBeUndefined();
+      expect(seen.runErrors).toEqual([{ code: "RATE_LIMITED", message: "model overloaded" }]);
+      expect(seen.runErrors.map((e) => isRejection(e.code))).toEqual([false]);
+    }
+  });
+
+  it("after the producer's RUN_ERROR a violation adds nothing: that run already failed", async () => {
+    const seen = await runServing([STARTED, OWN_ERROR, LATE]);
+    expect(seen.error).toBeUndefined();
+    expect(seen.types).toEqual(["RUN_STARTED", "RUN_ERROR"]);
+    expect(seen.runErrors).toEqual([{ code: "RATE_LIMITED", message: "model overloaded" }]);
   });
 });

@@ -68,7 +68,8 @@ function values(): unknown[] {
       events.length = at; // cut off
       break;
     case 3:
-      events.push(events[0]); // a second RUN_STARTED after the close
+      // A step after the close (a second RUN_STARTED would open a new run, SPEC v4 §9.6).
+      events.push({ type: "STEP_STARTED", stepName: "late" });
       break;
     case 4:
       events.push(new SseDecodeFailure("INVALID_JSON", "[DONE]"));
@@ -450,7 +451,7 @@ describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () =>
     );
     expect(first).toBeDefined();
     expect(run.stdout).toMatch(
-      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs(, \d+ findings)?\n {2}Rule 2: RUN_FINISHED or RUN_ERROR closes the run/,
+      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs(, \d+ findings)?\n {2}Rule 2: After RUN_FINISHED only a new RUN_STARTED or one late RUN_ERROR may/,
     );
     const line = first?.findings.find((f) => f.code === "EVENT_AFTER_RUN_CLOSED")?.line;
     expect(line).toBeDefined();

@@ -289,7 +289,11 @@ describe("workerd: the example proxy Worker", () => {
     expect(error).toBeUndefined();
     const events = decode(text) as AgUiEvent[];
     expect(events.slice(0, -1)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
-    expect(events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "TEXT_MESSAGE_NOT_OPEN" });
+    expect(events.at(-1)).toMatchObject({
+      type: "RUN_ERROR",
+      code: "AG_UI_VERIFY_TEXT_MESSAGE_NOT_OPEN",
+      message: expect.stringMatching(/^ag-ui-verify rejected the stream: /),
+    });
     expect(() => verifyAll(events)).not.toThrow();
     expect(await server.closed(server.requests.length - 1)).toBe("aborted");
   });

@@ -16,6 +16,7 @@
 //   /run/cut            the first `events` (default 4) events of validRun(), then a clean end
 //                       (the run never closes)
 //   /run/done           validRun(), then `data: [DONE]`
+//   /run/late           validRun(), then a STEP_STARTED after its RUN_FINISHED
 //   /run/disconnect     the first `events` (default 4) events of validRun(), then the socket
 //                       is destroyed mid-stream
 //   /run/stall          the first `events` (default 3) events of validRun(), then SSE comments
@@ -180,6 +181,10 @@ async function route(req: IncomingMessage, res: ServerResponse) {
   if (path === "/run/rich") return streamSse(res, richSse(run(), crlf), query, RICH_HEADERS);
   if (path === "/run/cut") {
     return streamSse(res, sse(validRun().slice(0, intParam(query, "events", 4)), crlf), query);
+  }
+  if (path === "/run/late") {
+    const late = { type: "STEP_STARTED", stepName: "late" };
+    return streamSse(res, sse([...validRun(), late], crlf), query);
   }
   if (path === "/run/done") {
     return streamSse(res, `${sse(run(), crlf)}data: [DONE]${crlf ? "\r\n\r\n" : "\n\n"}`, query);

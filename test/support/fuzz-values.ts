@@ -8,7 +8,7 @@
 
 import { agenticRun, chatRun, toolRun } from "../../bench/runs.mjs";
 import { EVENT_TYPES, FIELDS_READ, THINKING_TYPES } from "./spec-tables.ts";
-import { buildRun } from "./valid-run.ts";
+import { buildRun, buildStream } from "./valid-run.ts";
 
 // ---------------------------------------------------------------------------------------
 // The PRNG
@@ -717,12 +717,17 @@ export function encoderValue(rng: Rng): Labelled<unknown> {
 // ---------------------------------------------------------------------------------------
 // Runs and their mutations
 
-/** A valid run: from the property-test builder or the benchmark's realistic generators. */
+/**
+ * A valid stream: from the property-test builders (one run, or a stream of any shape
+ * version 4 accepts: several runs, a leading RUN_ERROR, late failures) or the benchmark's
+ * realistic generators.
+ */
 export function validRun(rng: Rng): Labelled<Record<string, unknown>[]> {
   const r = rng.int(20);
   if (r < 15) {
     const choices: number[] = [];
     for (let n = rng.int(rng.chance(0.2) ? 200 : 40); n > 0; n--) choices.push(rng.int(0x7fffffff));
+    if (r < 5) return { value: buildStream(choices), label: `stream(${choices.length})` };
     return { value: buildRun(choices, { ending: "either" }), label: `built(${choices.length})` };
   }
   // The benchmark's runs are long (an agentic one has at least one turn of ~500 events).
@@ -733,16 +738,25 @@ export function validRun(rng: Rng): Labelled<Record<string, unknown>[]> {
   return { value: toolRun(n, { seed }), label: `tool(${n},${seed})` };
 }
 
-/** Several valid runs back to back (for allowSequentialRuns). */
+/** Several valid streams back to back: one valid stream under version 4, with no option (§9.6). */
 export function sequentialRuns(rng: Rng): Labelled<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   const labels: string[] = [];
   for (let n = rng.range(2, 3); n > 0; n--) {
-    const run = validRun(rng);
+    let run = validRun(rng);
+    // After the first, no stream that opens with RUN_ERROR: after a failed run only a
+    // RUN_STARTED may come (rule 2).
+    while (out.length > 0 && firstRecognised(run.value) === "RUN_ERROR") run = validRun(rng);
     out.push(...run.value);
     labels.push(run.label);
   }
   return { value: out, label: labels.join("+") };
+}
+
+/** The type of the first event of a recognised type (§3.2), if any. */
+function firstRecognised(events: readonly Record<string, unknown>[]): unknown {
+  const known: readonly unknown[] = EVENT_TYPES;
+  return events.find((e) => known.includes(e.type))?.type;
 }
 
 /** A copy of an event's own fields; nothing for a value whose reading throws. */

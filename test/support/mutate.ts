@@ -1,7 +1,7 @@
 // Small, implementation-independent helpers for mutating generated runs.
 
 import { FIELDS_READ, isEventType } from "./spec-tables.ts";
-import type { Ev } from "./valid-run.ts";
+import { type Ev, RUN_LEVEL_TYPES } from "./valid-run.ts";
 
 /** The 31 recognised types; the table lives in spec-tables.ts. */
 export { RECOGNISED } from "./spec-tables.ts";
@@ -68,10 +68,17 @@ export function withPath(root: Ev, path: Path, value: unknown): Ev {
   return { ...copy, type: copy.type };
 }
 
-/** Top-level required fields per type (§3.2). */
-function requiredFields(type: string): string[] {
+/** Which protocol text decides (§9.14): "draft" reads the run ids too. */
+export type Protocol = "1.1" | "draft";
+
+/** Top-level required fields per type (§3.2), with the ids protocol draft requires. */
+function requiredFields(type: string, protocol: Protocol): string[] {
   if (!isEventType(type)) return [];
-  return FIELDS_READ[type].filter(([, required]) => required).map(([name]) => name);
+  const out = FIELDS_READ[type].filter(([, required]) => required).map(([name]) => name);
+  if (protocol === "draft" && (type === "RUN_STARTED" || type === "RUN_FINISHED")) {
+    out.push("threadId", "runId");
+  }
+  return out;
 }
 
 /** Required fields nested inside Message arrays (§3.3), as paths. */
@@ -93,8 +100,8 @@ function messagePaths(prefix: Path, messages: unknown): Path[] {
  * Paths of required values the verifier reads on this event (§3.2–§3.4). Deleting one
  * gives FIELD_MISSING; setting it to null, FIELD_NULL; to a number, FIELD_WRONG_TYPE.
  */
-export function requiredPaths(ev: Ev): Path[] {
-  const out: Path[] = requiredFields(ev.type).map((k) => [k]);
+export function requiredPaths(ev: Ev, protocol: Protocol = "1.1"): Path[] {
+  const out: Path[] = requiredFields(ev.type, protocol).map((k) => [k]);
   if (ev.type === "MESSAGES_SNAPSHOT") out.push(...messagePaths(["messages"], ev.messages));
   if (ev.type === "RUN_STARTED" && isRecord(ev.input)) {
     out.push(...messagePaths(["input", "messages"], ev.input.messages));
@@ -138,11 +145,12 @@ export function elementPaths(ev: Ev): Path[] {
 
 /**
  * Paths of optional read fields present or absent on this event whose `null` is FIELD_NULL
- * (§4.3). The tag is read on every recognised type (§3.1).
+ * (§4.3). The tag is read on every recognised type but the run-level ones and
+ * MESSAGES_SNAPSHOT, where it is not read at all (§3.1).
  */
 export function nullablePaths(ev: Ev): Path[] {
   if (!isEventType(ev.type)) return [];
-  const out: Path[] = [["subagentRunId"]];
+  const out: Path[] = RUN_LEVEL_TYPES.has(ev.type) ? [] : [["subagentRunId"]];
   if (ev.type === "TOOL_CALL_START") out.push(["parentMessageId"]);
   if (ev.type === "SUBAGENT_STARTED") out.push(["parentSubagentRunId"]);
   if (ev.type === "ACTIVITY_SNAPSHOT") out.push(["replace"]);

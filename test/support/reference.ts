@@ -1,6 +1,7 @@
-// A slow, deliberately plain reference verifier written directly from spec/SPEC.md §3–§9,
-// without looking at src/verify/. The differential test compares it with `verifyAll`.
-// It computes verdicts only: no messages, no poisoning (§10.4 does not change a verdict).
+// A slow, deliberately plain reference verifier written directly from spec/SPEC.md §3–§9
+// (version 4), without looking at src/verify/. The differential test compares it with
+// `verifyAll`. It computes verdicts only: no messages, no poisoning (§10.4 does not change a
+// verdict), and no id limit (§17.1: the differential's streams hold a handful of ids).
 
 import { SseDecodeFailure } from "../../src/index.ts";
 import { type EventType, FIELDS_READ, type FieldKind, isEventType } from "./spec-tables.ts";
@@ -8,7 +9,8 @@ import { type EventType, FIELDS_READ, type FieldKind, isEventType } from "./spec
 export type ReferenceVerdict = "accepted" | { code: string; index: number; field?: string };
 
 export interface ReferenceOptions {
-  allowSequentialRuns?: boolean;
+  /** Which protocol text decides (§9.14). Default "1.1". */
+  protocol?: "1.1" | "draft";
 }
 
 /** The parent agent. Distinct from every string, including "" (§0). */
@@ -107,12 +109,34 @@ function checkMessages(arr: unknown[], path: string): void {
   }
 }
 
+/** Types with no tag in the protocol: their `subagentRunId` is not read at all (§3.1). */
+const UNTAGGED: ReadonlySet<string> = new Set([
+  "RUN_STARTED",
+  "RUN_FINISHED",
+  "RUN_ERROR",
+  "MESSAGES_SNAPSHOT",
+]);
+
+/** The fields a type reads, in the order of §3.2 (the tag first, where it is read). */
+function fieldsRead(type: EventType, draft: boolean): [string, boolean, FieldKind][] {
+  const out: [string, boolean, FieldKind][] = [];
+  for (const [key, required, kind] of FIELDS_READ[type]) {
+    if (key === "subagentRunId" && UNTAGGED.has(type)) continue;
+    out.push([key, required, kind]);
+  }
+  // §3.2: "with protocol draft also `threadId` R string, `runId` R string", after the rest.
+  if (draft && (type === "RUN_STARTED" || type === "RUN_FINISHED")) {
+    out.push(["threadId", true, "string"], ["runId", true, "string"]);
+  }
+  return out;
+}
+
 /**
  * The fields §3.2 lists for the type, in its order (the tag first), each field's nested
  * content (§3.3, §3.4) before the next field.
  */
-function checkFields(type: EventType, e: Rec): void {
-  for (const [key, required, kind] of FIELDS_READ[type]) {
+function checkFields(type: EventType, e: Rec, draft: boolean): void {
+  for (const [key, required, kind] of fieldsRead(type, draft)) {
     if (!checkField(e, key, kind, required, key)) continue;
     if (key === "input") {
       const input = e.input as Rec;
@@ -137,17 +161,23 @@ function checkFields(type: EventType, e: Rec): void {
 // ---------------------------------------------------------------------------------------
 // State (§5)
 
+/** Per-run state: all of it is dropped when a new run starts (§9.6). */
 interface RunState {
   openText: Set<string>;
   openTool: Set<string>;
   openReasoning: Set<string>;
+  openSpans: Set<string>;
   openSteps: { owner: Owner; name: string }[];
   active: Set<string>;
   finished: Set<string>;
   messageReg: Map<string, Owner>;
   reasoningReg: Map<string, Owner>;
+  spanReg: Map<string, Owner>;
   toolReg: Map<string, Owner>;
   activityReg: Map<string, Owner>;
+  /** With protocol draft: the run's RUN_STARTED ids. */
+  threadId: string | undefined;
+  runId: string | undefined;
 }
 
 function freshRun(): RunState {
@@ -155,13 +185,17 @@ function freshRun(): RunState {
     openText: new Set(),
     openTool: new Set(),
     openReasoning: new Set(),
+    openSpans: new Set(),
     openSteps: [],
     active: new Set(),
     finished: new Set(),
     messageReg: new Map(),
     reasoningReg: new Map(),
+    spanReg: new Map(),
     toolReg: new Map(),
     activityReg: new Map(),
+    threadId: undefined,
+    runId: undefined,
   };
 }
 
@@ -208,15 +242,49 @@ function seed(s: RunState, messages: unknown[], authoritative: boolean): void {
   }
 }
 
+/** Rule 8, and with protocol draft the duplicate interrupt ids of §9.14. */
+function checkOutcome(o: Rec | undefined, draft: boolean): void {
+  if (o === undefined || o.type !== "interrupt") return;
+  const arr = o.interrupts as Rec[] | undefined;
+  if (arr === undefined || arr.length === 0) throw new Reject("INTERRUPT_OUTCOME_EMPTY");
+  if (!draft) return;
+  const seen = new Set<string>();
+  for (let i = 0; i < arr.length; i++) {
+    const id = (arr[i] as Rec).id;
+    if (typeof id !== "string") continue; // only string ids are compared
+    if (seen.has(id)) throw new Reject("INTERRUPT_ID_DUPLICATE", `outcome.interrupts[${i}].id`);
+    seen.add(id);
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // The verifier
 
-type Phase = "BEFORE_RUN" | "RUNNING" | "CLOSED";
+/** §5: FINISHED and FAILED together are "closed". */
+type Phase = "BEFORE_RUN" | "RUNNING" | "FINISHED" | "FAILED";
+
+/** §6 step 3, for a recognised type: the phase check's code, or undefined to continue. */
+function phaseCheck(phase: Phase, type: string): string | undefined {
+  switch (phase) {
+    case "BEFORE_RUN":
+      return type === "RUN_STARTED" || type === "RUN_ERROR"
+        ? undefined
+        : "EVENT_BEFORE_RUN_STARTED";
+    case "RUNNING":
+      return type === "RUN_STARTED" ? "RUN_ALREADY_STARTED" : undefined;
+    case "FINISHED":
+      return type === "RUN_STARTED" || type === "RUN_ERROR" ? undefined : "EVENT_AFTER_RUN_CLOSED";
+    case "FAILED":
+      return type === "RUN_STARTED" ? undefined : "EVENT_AFTER_RUN_CLOSED";
+  }
+}
 
 export function referenceVerdict(events: unknown[], options?: ReferenceOptions): ReferenceVerdict {
-  const sequential = options?.allowSequentialRuns === true;
+  const draft = options?.protocol === "draft";
   let phase: Phase = "BEFORE_RUN";
   let s = freshRun();
+  /** With protocol draft: the threadId of the stream's first RUN_STARTED. */
+  let streamThread: string | undefined;
 
   for (let index = 0; index < events.length; index++) {
     const value = events[index];
@@ -227,32 +295,33 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
       if (typeof value.type !== "string") throw new Reject("EVENT_TYPE_INVALID");
       const type = value.type;
 
-      // Step 3: phase checks.
-      if (phase === "BEFORE_RUN") {
-        if (type !== "RAW" && type !== "CUSTOM" && type !== "RUN_STARTED") {
-          throw new Reject("EVENT_BEFORE_RUN_STARTED");
-        }
-      } else if (phase === "RUNNING") {
-        if (type === "RUN_STARTED") throw new Reject("RUN_ALREADY_STARTED");
-      } else {
-        const allowed =
-          sequential && (type === "RAW" || type === "CUSTOM" || type === "RUN_STARTED");
-        if (!allowed) throw new Reject("EVENT_AFTER_RUN_CLOSED");
-      }
-
-      // Unknown and THINKING_* types: only `type` is read (§9.2, §9.5).
+      // Unknown and THINKING_* types pass every phase check, and only `type` is read
+      // (§6 step 3, §9.2, §9.5).
       if (!isEventType(type)) continue;
 
+      // Step 3: phase checks (rules 1, 2).
+      const phaseCode = phaseCheck(phase, type);
+      if (phaseCode !== undefined) throw new Reject(phaseCode);
+
       // Step 4: field checks.
-      checkFields(type, value);
+      checkFields(type, value, draft);
 
       // Steps 5 and 6.
       const e = value;
-      const tag = tagOf(e);
+      const tag = UNTAGGED.has(type) ? undefined : tagOf(e);
       switch (type) {
         case "RUN_STARTED": {
-          if (phase === "CLOSED") s = freshRun();
+          const threadId = e.threadId as string;
+          if (draft && streamThread !== undefined && threadId !== streamThread) {
+            throw new Reject("THREAD_ID_MISMATCH");
+          }
+          s = freshRun();
           phase = "RUNNING";
+          if (draft) {
+            streamThread ??= threadId;
+            s.threadId = threadId;
+            s.runId = e.runId as string;
+          }
           const input = e.input as Rec | undefined;
           if (input !== undefined && input.messages !== undefined) {
             seed(s, input.messages as unknown[], false);
@@ -260,28 +329,28 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
           break;
         }
         case "RUN_FINISHED": {
+          if (draft && e.runId !== s.runId) throw new Reject("RUN_ID_MISMATCH");
+          if (draft && e.threadId !== s.threadId) throw new Reject("THREAD_ID_MISMATCH");
           // r7
           if (
             s.openText.size > 0 ||
             s.openTool.size > 0 ||
             s.openReasoning.size > 0 ||
+            s.openSpans.size > 0 ||
             s.openSteps.length > 0
           ) {
             throw new Reject("OPEN_AT_RUN_FINISHED");
           }
-          // r8
-          const o = e.outcome as Rec | undefined;
-          if (o !== undefined && o.type === "interrupt") {
-            const arr = o.interrupts as unknown[] | undefined;
-            if (arr === undefined || arr.length === 0) throw new Reject("INTERRUPT_OUTCOME_EMPTY");
-          }
+          // r8 (and the draft's duplicate interrupt ids)
+          checkOutcome(e.outcome as Rec | undefined, draft);
           // r13
           if (s.active.size > 0) throw new Reject("SUBAGENT_OPEN_AT_RUN_FINISHED");
-          phase = "CLOSED";
+          phase = "FINISHED";
           break;
         }
         case "RUN_ERROR":
-          phase = "CLOSED";
+          // Before any run, inside one, or once after RUN_FINISHED (§9.8).
+          phase = "FAILED";
           break;
         case "TEXT_MESSAGE_START": {
           const id = e.messageId as string;
@@ -326,17 +395,23 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
           if (type === "TOOL_CALL_END") s.openTool.delete(id);
           break;
         }
-        case "TOOL_CALL_RESULT": {
-          if (s.openTool.has(e.toolCallId as string)) {
-            throw new Reject("TOOL_CALL_RESULT_BEFORE_END");
-          }
+        case "TOOL_CALL_RESULT":
+          // Rule 5 is retired (§7): a result may answer an open call, or none at all.
           s.messageReg.set(e.messageId as string, ownerOf(tag));
           break;
-        }
         case "REASONING_START": {
           const id = e.messageId as string;
-          rule9(s.reasoningReg, id, tag);
-          if (!s.reasoningReg.has(id)) s.reasoningReg.set(id, ownerOf(tag));
+          if (s.openSpans.has(id)) throw new Reject("REASONING_SPAN_ALREADY_OPEN");
+          rule9(s.spanReg, id, tag);
+          s.openSpans.add(id);
+          if (!s.spanReg.has(id)) s.spanReg.set(id, ownerOf(tag));
+          break;
+        }
+        case "REASONING_END": {
+          const id = e.messageId as string;
+          if (!s.openSpans.has(id)) throw new Reject("REASONING_SPAN_NOT_OPEN");
+          rule9(s.spanReg, id, tag);
+          s.openSpans.delete(id);
           break;
         }
         case "REASONING_MESSAGE_START": {
@@ -355,9 +430,6 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
           if (type === "REASONING_MESSAGE_END") s.openReasoning.delete(id);
           break;
         }
-        case "REASONING_END":
-          rule9(s.reasoningReg, e.messageId as string, tag);
-          break;
         case "REASONING_ENCRYPTED_VALUE": {
           const id = e.entityId as string;
           if (e.subtype === "tool-call") rule9(s.toolReg, id, tag);
@@ -432,7 +504,7 @@ export function referenceVerdict(events: unknown[], options?: ReferenceOptions):
     }
   }
 
-  // §9.7 end of input.
+  // §9.7 end of input: FINISHED and FAILED both end a stream well.
   if (phase === "BEFORE_RUN")
     return { code: "STREAM_ENDED_BEFORE_RUN_STARTED", index: events.length };
   if (phase === "RUNNING") return { code: "STREAM_ENDED_BEFORE_RUN_CLOSED", index: events.length };

@@ -1,15 +1,25 @@
-// A generator of VALID AG-UI runs for property tests.
+// A generator of VALID AG-UI event streams for property tests (SPEC version 4).
 //
-// fast-check generates a flat array of integer choices; `buildRun` interprets them
+// fast-check generates a flat array of integer choices; the builder interprets them
 // deterministically against a small model of the verifier's state (SPEC §5, §8) and only
 // ever emits events that the spec accepts at that point. Because the builder is
-// deterministic, fast-check's shrinking of the integer array shrinks the run.
+// deterministic, fast-check's shrinking of the integer array shrinks the stream.
 //
 // The model is deliberately written from the spec, not from the implementation:
-//   - open sets for text messages, tool calls and reasoning messages (rules 3, 4);
-//   - open steps keyed by (owner, name) (rules 6, 11);
-//   - active / finished subagents (rule 12);
-//   - four owner registries — message, reasoning, tool call, activity (§8).
+//   - the phase of the stream: before any run, inside a run, after RUN_FINISHED, after
+//     RUN_ERROR (rules 1, 2; §9.6, §9.8). A stream may open with RUN_ERROR, may carry any
+//     number of runs, and a finished run may be followed by one late RUN_ERROR. Events of
+//     unknown types may stand anywhere (§9.2); RAW and CUSTOM only inside a run;
+//   - per run, cleared at every RUN_STARTED (§9.6):
+//     - open sets for text messages, tool calls, reasoning messages and reasoning spans,
+//       four independent namespaces (rules 3, 4, §9.11);
+//     - open steps keyed by (owner, name) (rules 6, 11);
+//     - active / finished subagents (rule 12);
+//     - five owner registries — message, reasoning, span, tool call, activity (§8).
+//
+// RUN_STARTED and RUN_FINISHED carry a constant `threadId` and the run's own `runId`, and
+// interrupt ids are unique, so every generated stream is valid under `protocol: "draft"`
+// too (§9.14).
 
 import fc from "fast-check";
 
@@ -47,6 +57,29 @@ const ROLES: readonly string[] = [
   "activity",
   "some-future-role",
 ];
+
+/** The thread every generated run belongs to (one stream carries one thread, §9.14). */
+export const THREAD = "t1";
+
+/** Types this document does not list, THINKING_* included (§9.2, §9.5). */
+export const UNKNOWN_TYPES: readonly string[] = [
+  "SOME_FUTURE_EVENT",
+  "text_message_start",
+  "",
+  "THINKING_START",
+  "THINKING_END",
+  "THINKING_TEXT_MESSAGE_START",
+  "THINKING_TEXT_MESSAGE_CONTENT",
+  "THINKING_TEXT_MESSAGE_END",
+];
+
+/** The types whose `subagentRunId` is not read at all (§3.1). */
+export const RUN_LEVEL_TYPES: ReadonlySet<string> = new Set([
+  "RUN_STARTED",
+  "RUN_FINISHED",
+  "RUN_ERROR",
+  "MESSAGES_SNAPSHOT",
+]);
 
 /** Keys that no event type reads (§3.2 "Not read" column); any value is fine there. */
 const NOISE_KEYS: readonly string[] = [
@@ -121,15 +154,18 @@ function stepKey(owner: Owner, name: string): string {
   return JSON.stringify(owner === PARENT ? ["P", name] : ["S", owner, name]);
 }
 
+/** What one run tracks; a new one for every RUN_STARTED (§9.6). */
 class RunModel {
   readonly openText = new Set<string>();
   readonly openTool = new Set<string>();
   readonly openReasoning = new Set<string>();
+  readonly openSpans = new Set<string>();
   readonly steps = new Map<string, { owner: Owner; name: string }>();
   readonly active = new Set<string>();
   readonly finished = new Set<string>();
   readonly messageReg = new Map<string, Owner>();
   readonly reasoningReg = new Map<string, Owner>();
+  readonly spanReg = new Map<string, Owner>();
   readonly toolReg = new Map<string, Owner>();
   readonly activityReg = new Map<string, Owner>();
 
@@ -148,9 +184,27 @@ function tagged(ev: Ev, tag: Owner): Ev {
   return ev;
 }
 
+/** How a run ends. */
+export type Ending = "finished" | "error" | "late-error";
+
 export interface BuildOptions {
-  /** How the run ends. "either" lets the choices decide. */
-  ending: "finished" | "error" | "either";
+  /**
+   * How the run ends: RUN_FINISHED with everything closed and nothing after it;
+   * RUN_ERROR with anything still open; RUN_FINISHED then one late RUN_ERROR (§9.8).
+   * "either" lets the choices decide, and may add events of unknown types after the close.
+   */
+  ending: Ending | "either";
+}
+
+/** Where one run of a generated stream is. */
+export interface RunInfo {
+  /** The index of its RUN_STARTED; undefined for a RUN_ERROR that opens the stream. */
+  readonly start: number | undefined;
+  /** The index of the RUN_FINISHED or RUN_ERROR that closed it. */
+  readonly close: number;
+  readonly ending: Ending;
+  /** The index of the late RUN_ERROR after its RUN_FINISHED, for "late-error". */
+  readonly late: number | undefined;
 }
 
 interface SeedMessage {
@@ -184,7 +238,10 @@ class Builder {
    * model does not predict a rejection (no owner recorded, or no ownership check).
    */
   readonly onRetag: Array<string | undefined> = [];
-  readonly m = new RunModel();
+  readonly runs: RunInfo[] = [];
+  m = new RunModel();
+  private runCount = 0;
+  private runStart = 0;
   private readonly c: Choices;
   constructor(c: Choices) {
     this.c = c;
@@ -197,10 +254,14 @@ class Builder {
 
   emit(ev: Ev, onRetag?: string): void {
     this.onRetag.push(onRetag);
-    // Unread fields must not change the verdict (§0): sprinkle some in.
+    // Unread fields must not change the verdict (§0): sprinkle some in. The ids of
+    // RUN_STARTED and RUN_FINISHED are read under protocol draft, so they stay as made.
     if (this.c.int(6) === 0) {
       const key = this.c.pick(NOISE_KEYS);
-      if (!(key in ev)) ev[key] = this.c.pick(NOISE_VALUES);
+      const runIds = ev.type === "RUN_STARTED" || ev.type === "RUN_FINISHED";
+      if (!(key in ev) && !(runIds && (key === "threadId" || key === "runId"))) {
+        ev[key] = this.c.pick(NOISE_VALUES);
+      }
     }
     this.events.push(ev);
   }
@@ -241,16 +302,76 @@ class Builder {
     return out;
   }
 
+  /** A run-level event's tag is not read (§3.1): sometimes one is there anyway. */
+  ignoredTag(ev: Ev, oneIn: number): Ev {
+    if (this.c.int(oneIn) === 0) ev.subagentRunId = this.c.pick(SUBAGENTS);
+    return ev;
+  }
+
+  // --- the stream's phases (rules 1, 2; §9.2, §9.6, §9.8) -----------------------------
+
+  /** An event of an unknown type: accepted anywhere, and only `type` is read (§9.2). */
+  unknownEvent(): void {
+    const ev: Ev = { type: this.c.pick(UNKNOWN_TYPES) };
+    const t = this.c.int(5);
+    if (t === 1) ev.subagentRunId = null;
+    if (t === 2) ev.subagentRunId = 5;
+    if (t === 3) ev.messageId = null;
+    this.emit(ev);
+  }
+
+  runError(): Ev {
+    const ev = this.ignoredTag({ type: "RUN_ERROR", message: "boom", code: "E" }, 8);
+    this.emit(ev);
+    return ev;
+  }
+
+  /** A RUN_ERROR before any run: a run that failed before it began (rule 1). */
+  leadingError(): void {
+    const close = this.events.length;
+    this.runError();
+    this.runs.push({ start: undefined, close, ending: "error", late: undefined });
+  }
+
+  startRun(): void {
+    this.m = new RunModel();
+    this.runCount += 1;
+    this.runStart = this.events.length;
+    this.runStarted();
+  }
+
+  endRun(ending: Ending): void {
+    if (ending === "error") {
+      // RUN_ERROR may arrive with anything still open (§9.8).
+      const close = this.events.length;
+      this.runError();
+      this.runs.push({ start: this.runStart, close, ending, late: undefined });
+      return;
+    }
+    this.closeEverything();
+    const close = this.events.length;
+    this.runFinished();
+    let late: number | undefined;
+    if (ending === "late-error") {
+      late = this.events.length;
+      this.runError();
+    }
+    this.runs.push({ start: this.runStart, close, ending, late });
+  }
+
+  get runId(): string {
+    return `r${this.runCount}`;
+  }
+
   // --- run envelope ---------------------------------------------------------------------
 
   runStarted(): void {
-    const ev: Ev = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
-    if (this.c.int(8) === 0) ev.subagentRunId = this.c.pick(SUBAGENTS); // ignored tag (§3.1)
+    const ev = this.ignoredTag({ type: "RUN_STARTED", threadId: THREAD, runId: this.runId }, 8);
     const inputKind = this.c.int(4);
-    if (inputKind === 1) ev.input = { threadId: "t1", tools: [] };
+    if (inputKind === 1) ev.input = { threadId: THREAD, tools: [] };
     if (inputKind >= 2) {
       const msgs = this.seedMessages();
-      ev.input = { threadId: "t1", messages: msgs.map(messageObject), state: null };
+      ev.input = { threadId: THREAD, messages: msgs.map(messageObject), state: null };
       // Non-authoritative: first occurrence wins, id by id (§8.5).
       for (const msg of msgs) {
         const reg = this.m.registryForRole(msg.role);
@@ -272,6 +393,7 @@ class Builder {
       for (const id of this.m.openText) pending.push(() => this.textEnd(id));
       for (const id of this.m.openTool) pending.push(() => this.toolEnd(id));
       for (const id of this.m.openReasoning) pending.push(() => this.reasoningMessageEnd(id));
+      for (const id of this.m.openSpans) pending.push(() => this.reasoningEnd(id));
       for (const s of this.m.steps.values()) pending.push(() => this.stepFinish(s.owner, s.name));
       for (const s of this.m.active) pending.push(() => this.subagentClose(s));
       if (pending.length === 0) return;
@@ -280,7 +402,7 @@ class Builder {
   }
 
   runFinished(): void {
-    const ev: Ev = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+    const ev = this.ignoredTag({ type: "RUN_FINISHED", threadId: THREAD, runId: this.runId }, 8);
     switch (this.c.int(8)) {
       case 1:
         ev.outcome = { type: "success" };
@@ -345,7 +467,7 @@ class Builder {
     this.m.openText.delete(id);
   }
 
-  // --- tool calls (rules 4, 5, 9, 10) -------------------------------------------------
+  // --- tool calls (rules 4, 9, 10) ----------------------------------------------------
 
   toolStart(): void {
     const id = this.c.pick(this.unopened(this.m.openTool));
@@ -403,11 +525,16 @@ class Builder {
     this.m.openTool.delete(id);
   }
   toolResult(): void {
-    // Any call that is not open now: ended, or never started in this run (rule 5, §9.10).
-    const ended = [...this.m.toolReg.keys()].filter((id) => !this.m.openTool.has(id));
-    const callId = this.c.pick(
-      ended.length > 0 && this.c.bool(70) ? ended : this.unopened(this.m.openTool),
-    );
+    // Any call: ended, still open (rule 5 is retired, §7), or never started in this run.
+    const open = [...this.m.openTool];
+    const known = [...this.m.toolReg.keys()];
+    const k = this.c.int(10);
+    const callId =
+      k < 3 && open.length > 0
+        ? this.c.pick(open)
+        : k < 8 && known.length > 0
+          ? this.c.pick(known)
+          : this.anyId();
     const messageId = this.anyId();
     const tag = this.anyTag(); // never compared with the call's owner (§8.4)
     this.emit(
@@ -419,19 +546,25 @@ class Builder {
   // --- reasoning (rules 4, 9; §8.6, §9.11) --------------------------------------------
 
   reasoningStart(): void {
-    const id = this.knownId(this.m.reasoningReg);
-    const owner = this.m.reasoningReg.get(id);
+    // Often the id of an open reasoning message: a span and its message may share one.
+    const closed = this.unopened(this.m.openSpans);
+    const sharing = closed.filter((id) => this.m.openReasoning.has(id) || this.m.spanReg.has(id));
+    const id = this.c.pick(sharing.length > 0 && this.c.bool(60) ? sharing : closed);
+    const owner = this.m.spanReg.get(id);
     const tag = this.tagFor(owner);
     this.emitChecked(tagged({ type: "REASONING_START", messageId: id }, tag), owner);
-    if (!this.m.reasoningReg.has(id)) this.m.reasoningReg.set(id, tag);
+    this.m.openSpans.add(id);
+    if (!this.m.spanReg.has(id)) this.m.spanReg.set(id, tag);
   }
-  reasoningEnd(): void {
-    const id = this.knownId(this.m.reasoningReg);
-    const owner = this.m.reasoningReg.get(id);
+  reasoningEnd(id: string): void {
+    const owner = this.m.spanReg.get(id);
     this.emitChecked(tagged({ type: "REASONING_END", messageId: id }, this.tagFor(owner)), owner);
+    this.m.openSpans.delete(id);
   }
   reasoningMessageStart(): void {
-    const id = this.c.pick(this.unopened(this.m.openReasoning));
+    const closed = this.unopened(this.m.openReasoning);
+    const inSpan = closed.filter((id) => this.m.openSpans.has(id));
+    const id = this.c.pick(inSpan.length > 0 && this.c.bool(40) ? inSpan : closed);
     const owner = this.m.reasoningReg.get(id);
     const tag = this.tagFor(owner);
     this.emitChecked(
@@ -556,8 +689,7 @@ class Builder {
 
   messagesSnapshot(): void {
     const msgs = this.seedMessages();
-    const ev: Ev = { type: "MESSAGES_SNAPSHOT", messages: msgs.map(messageObject) };
-    if (this.c.int(6) === 0) ev.subagentRunId = this.c.pick(SUBAGENTS); // ignored tag (§3.1)
+    const ev = this.ignoredTag({ type: "MESSAGES_SNAPSHOT", messages: msgs.map(messageObject) }, 6);
     this.emit(ev);
     // Authoritative: every message overwrites, in array order (§8.5).
     for (const msg of msgs) {
@@ -569,7 +701,7 @@ class Builder {
   }
 
   unordered(): void {
-    const k = this.c.int(12);
+    const k = this.c.int(10);
     switch (k) {
       case 0:
         this.emit(tagged({ type: "STATE_SNAPSHOT", snapshot: { a: 1 } }, this.anyTag()));
@@ -609,29 +741,8 @@ class Builder {
           tagged({ type: "REASONING_MESSAGE_CHUNK", messageId: this.anyId() }, this.anyTag()),
         );
         return;
-      case 7:
-      case 8: {
-        // Unknown types: only `type` is read, so even a null tag is fine (§9.2).
-        const ev: Ev = { type: this.c.pick(["SOME_FUTURE_EVENT", "text_message_start", ""]) };
-        const t = this.c.int(4);
-        if (t === 1) ev.subagentRunId = null;
-        if (t === 2) ev.subagentRunId = 5;
-        if (t === 3) ev.messageId = null;
-        this.emit(ev);
-        return;
-      }
-      default: {
-        const type = this.c.pick([
-          "THINKING_START",
-          "THINKING_END",
-          "THINKING_TEXT_MESSAGE_START",
-          "THINKING_TEXT_MESSAGE_CONTENT",
-          "THINKING_TEXT_MESSAGE_END",
-        ]);
-        const ev: Ev = { type };
-        if (this.c.bool(30)) ev.subagentRunId = null; // not even the tag is read (§3.2)
-        this.emit(ev);
-      }
+      default:
+        this.unknownEvent();
     }
   }
 
@@ -646,9 +757,9 @@ class Builder {
       [6, m.openTool.size < IDS.length, () => this.toolStart()],
       [4, m.openTool.size > 0, () => this.toolArgs()],
       [4, m.openTool.size > 0, () => this.toolEnd(this.c.pick([...m.openTool]))],
-      [3, m.openTool.size < IDS.length, () => this.toolResult()],
-      [2, true, () => this.reasoningStart()],
-      [2, true, () => this.reasoningEnd()],
+      [3, true, () => this.toolResult()],
+      [3, m.openSpans.size < IDS.length, () => this.reasoningStart()],
+      [2, m.openSpans.size > 0, () => this.reasoningEnd(this.c.pick([...m.openSpans]))],
       [3, m.openReasoning.size < IDS.length, () => this.reasoningMessageStart()],
       [2, m.openReasoning.size > 0, () => this.reasoningMessageContent()],
       [
@@ -690,13 +801,24 @@ class Builder {
   }
 }
 
+/** An ending drawn from the choices: mostly finished, often failed, sometimes failed late. */
+function anyEnding(c: Choices): Ending {
+  const r = c.int(8);
+  return r < 2 ? "error" : r < 3 ? "late-error" : "finished";
+}
+
 export interface BuiltRun {
   events: Ev[];
   /** Per event, the code expected when its tag is replaced by a never-used subagent id. */
   onRetag: Array<string | undefined>;
+  /** Where each run is, in order. */
+  runs: RunInfo[];
 }
 
-/** Builds one complete run (RAW/CUSTOM prelude, RUN_STARTED … RUN_FINISHED/RUN_ERROR). */
+/**
+ * Builds a stream with exactly one run: events of unknown types, RUN_STARTED … its close
+ * (as `options.ending` says), and, for "either", perhaps unknown types after it.
+ */
 export function buildRun(choices: readonly number[], options: BuildOptions): Ev[] {
   return buildRunWithMeta(choices, options).events;
 }
@@ -704,42 +826,79 @@ export function buildRun(choices: readonly number[], options: BuildOptions): Ev[
 export function buildRunWithMeta(choices: readonly number[], options: BuildOptions): BuiltRun {
   const c = new Choices(choices);
   const b = new Builder(c);
-  const ending =
-    options.ending === "either" ? (c.int(4) === 0 ? "error" : "finished") : options.ending;
+  const ending = options.ending === "either" ? anyEnding(c) : options.ending;
   const prelude = c.int(3);
-  for (let k = 0; k < prelude; k++) {
-    b.emit(tagged({ type: c.pick(["RAW", "CUSTOM"]) }, b.anyTag()));
-  }
-  b.runStarted();
+  for (let k = 0; k < prelude; k++) b.unknownEvent();
+  b.startRun();
   while (!c.exhausted) b.step();
-  if (ending === "error") {
-    // RUN_ERROR may arrive with anything still open (§9.8).
-    b.emit({ type: "RUN_ERROR", message: "boom", code: "E" });
-  } else {
-    b.closeEverything();
-    b.runFinished();
+  b.endRun(ending);
+  if (options.ending === "either" && c.int(4) === 0) b.unknownEvent();
+  return { events: b.events, onRetag: b.onRetag, runs: b.runs };
+}
+
+/**
+ * Builds a stream of any shape SPEC version 4 accepts, without any option: perhaps a
+ * RUN_ERROR first (a run that failed before it began), then runs one after the other, each
+ * ending in RUN_FINISHED, RUN_ERROR or RUN_FINISHED and a late RUN_ERROR, with events of
+ * unknown types before, between and after them. At least one run or leading RUN_ERROR.
+ */
+export function buildStream(choices: readonly number[]): Ev[] {
+  return buildStreamWithMeta(choices).events;
+}
+
+export function buildStreamWithMeta(choices: readonly number[]): BuiltRun {
+  const c = new Choices(choices);
+  const b = new Builder(c);
+  const unknowns = (n: number) => {
+    for (let k = 0; k < n; k++) b.unknownEvent();
+  };
+  unknowns(c.int(3));
+  const leading = c.int(6) === 0;
+  if (leading) b.leadingError();
+  const count = leading ? c.int(3) : 1 + c.int(4);
+  for (let k = 0; k < count; k++) {
+    if (k > 0 || leading) unknowns(c.int(4) === 0 ? 1 + c.int(2) : 0);
+    b.startRun();
+    const last = k === count - 1;
+    while (!c.exhausted) {
+      if (!last && c.int(16) === 0) break;
+      b.step();
+    }
+    b.endRun(anyEnding(c));
   }
-  return { events: b.events, onRetag: b.onRetag };
+  unknowns(c.int(4) === 0 ? 1 : 0);
+  return { events: b.events, onRetag: b.onRetag, runs: b.runs };
 }
 
 const choicesArb = fc.array(fc.nat({ max: 0x7fffffff }), { maxLength: 300, size: "max" });
 
-/** A valid single run, ending in RUN_FINISHED or RUN_ERROR. */
+/** A valid stream with one run, ending in RUN_FINISHED, RUN_ERROR or both. */
 export const validRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
   buildRun(xs, { ending: "either" }),
 );
 
-/** A valid single run with the model's per-event retag predictions. */
+/** A valid one-run stream with the model's per-event retag predictions. */
 export const validRunWithMeta: fc.Arbitrary<BuiltRun> = choicesArb.map((xs) =>
   buildRunWithMeta(xs, { ending: "either" }),
 );
 
-/** A valid single run that ends with RUN_FINISHED (everything closed). */
+/** A valid one-run stream whose last event is its RUN_FINISHED (everything closed). */
 export const finishedRun: fc.Arbitrary<Ev[]> = choicesArb.map((xs) =>
   buildRun(xs, { ending: "finished" }),
 );
 
-/** Several valid runs in one stream, RAW/CUSTOM allowed between them (§9.6). */
+/** A valid stream of any shape: several runs, a leading RUN_ERROR, late failures (§9.6). */
+export const validStream: fc.Arbitrary<Ev[]> = choicesArb.map((xs) => buildStream(xs));
+
+/** The same, with the model's per-event retag predictions and where each run is. */
+export const validStreamWithMeta: fc.Arbitrary<BuiltRun> = choicesArb.map((xs) =>
+  buildStreamWithMeta(xs),
+);
+
+/**
+ * Several valid one-run streams. Under version 4 their concatenation is itself a valid
+ * stream, with no option (§9.6): nothing open crosses a RUN_STARTED.
+ */
 export const sequentialRuns: fc.Arbitrary<Ev[][]> = fc.array(
   fc
     .array(fc.nat({ max: 0x7fffffff }), { maxLength: 60, size: "max" })

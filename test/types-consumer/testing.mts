@@ -13,7 +13,7 @@ import { expect } from "vitest";
 
 export async function check(input: StreamInput, bytes: Uint8Array): Promise<number> {
   await expect(input).toBeValidAgUiStream();
-  await expect(bytes).not.toBeValidAgUiStream({ failOn: "warning", allowSequentialRuns: true });
+  await expect(bytes).not.toBeValidAgUiStream({ failOn: "warning", protocol: "draft" });
   // @ts-expect-error: the matcher's name is toBeValidAgUiStream.
   await expect(input).toBeValidAgUIStream();
   // @ts-expect-error: failOn is "error" or "warning".

@@ -23,13 +23,7 @@ import {
   type Rec,
   type Run,
 } from "../state.ts";
-import {
-  describeSubagents,
-  listed,
-  ownerName,
-  q,
-  Violation,
-} from "../violations.ts";
+import { describeSubagents, listed, ownerName, q, Violation } from "../violations.ts";
 import { REASONING, SPAN, TEXT, TOOL } from "./messages.ts";
 import { rule13NoActiveSubagents, seed } from "./ownership.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import type { VerifyErrorCode } from "../../errors.ts";
-import { badField, optStr, readMessages, reqStr, reserve, weight } from "../fields.ts";
+import { badField, hold, optStr, readMessages, reqStr, weight } from "../fields.ts";
 import { type Lane, type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, q, type Violation } from "../violations.ts";
 import {
@@ -117,12 +117,13 @@ export function toolCallStart(run: Run, e: Rec): undefined {
     const claimed = tag !== undefined ? tag : recorded;
     if (parent !== undefined) rule10ParentOwner(id, parentId, parent, claimed);
   }
-  if (recorded === undefined) reserve(run, weight(id));
-  calls.open.add(id);
   // An untagged call inherits its parent message's owner (SPEC §8.2).
-  if (recorded === undefined) {
-    calls.owners.set(id, tag !== undefined ? tag : parent !== undefined ? parent : PARENT);
-  }
+  const owner =
+    recorded === undefined
+      ? hold(run, tag !== undefined ? tag : parent !== undefined ? parent : PARENT, weight(id))
+      : undefined;
+  calls.open.add(id);
+  if (owner !== undefined) calls.owners.set(id, owner);
   return undefined;
 }
 
@@ -142,9 +143,9 @@ export function toolCallResult(run: Run, e: Rec): undefined {
   const tag = optStr(e.subagentRunId, "subagentRunId");
   reqStr(e.toolCallId, "toolCallId");
   const messageId = reqStr(e.messageId, "messageId");
-  if (!run.messages.owners.has(messageId)) reserve(run, weight(messageId));
+  const count = run.messages.owners.has(messageId) ? 0 : weight(messageId);
   // The result mints a tool message under its own attribution (SPEC §8.4).
-  run.messages.owners.set(messageId, tag === undefined ? PARENT : tag);
+  run.messages.owners.set(messageId, hold(run, tag === undefined ? PARENT : tag, count));
   return undefined;
 }
 
@@ -201,8 +202,9 @@ export function activitySnapshot(run: Run, e: Rec): undefined {
     throw badField("replace", replace, "a boolean");
   }
   const known = run.activityOwners.has(id);
-  if (!known) reserve(run, weight(id));
-  if (replace !== false || !known) run.activityOwners.set(id, tag === undefined ? PARENT : tag);
+  if (replace !== false || !known) {
+    run.activityOwners.set(id, hold(run, tag === undefined ? PARENT : tag, known ? 0 : weight(id)));
+  }
   return undefined;
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { optStr, reqStr, reserve, type SeedMessage, weight } from "../fields.ts";
+import { hold, keep, optStr, reqStr, reserve, type SeedMessage, weight } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { describeSubagents, isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
@@ -54,10 +54,7 @@ export function recordOrCheckOwner(
 ): void {
   const owner = owners.get(id);
   if (owner !== undefined) checkAgrees(noun, id, owner, tag);
-  else {
-    reserve(run, weight(id));
-    owners.set(id, tag === undefined ? PARENT : tag);
-  }
+  else owners.set(id, hold(run, tag === undefined ? PARENT : tag, weight(id)));
 }
 
 /**
@@ -67,11 +64,13 @@ export function recordOrCheckOwner(
 export function seed(run: Run, messages: readonly SeedMessage[], authoritative: boolean): void {
   reserve(run, newIds(run, messages));
   for (const m of messages) {
+    const owner = keep(run, m.owner); // weighed by newIds
+
     const registry = registryOf(run, m.role);
-    if (authoritative || !registry.has(m.id)) registry.set(m.id, m.owner);
+    if (authoritative || !registry.has(m.id)) registry.set(m.id, owner);
     if (m.toolCallIds === undefined) continue;
     for (const id of m.toolCallIds) {
-      if (authoritative || !run.toolCalls.owners.has(id)) run.toolCalls.owners.set(id, m.owner);
+      if (authoritative || !run.toolCalls.owners.has(id)) run.toolCalls.owners.set(id, owner);
     }
   }
 }
@@ -87,8 +86,8 @@ function registryOf(run: Run, role: string): Map<string, Owner> {
 
 /**
  * What the ids seeding `messages` would add weigh (SPEC §17.1): those no registry holds yet,
- * each once. Stops counting past what the run may still hold, so the count costs no more
- * than the limit.
+ * and the subagent ids of their owners that the run does not hold yet, each once. Stops
+ * counting past what the run may still hold, so the count costs no more than the limit.
  */
 function newIds(run: Run, messages: readonly SeedMessage[]): number {
   const room = run.maxIds - run.held;
@@ -102,6 +101,7 @@ function newIds(run: Run, messages: readonly SeedMessage[]): number {
     count += weight(id);
   };
   for (const m of messages) {
+    if (typeof m.owner === "string") add(run.tags, "s", m.owner);
     add(
       registryOf(run, m.role),
       m.role === "reasoning" ? "r" : m.role === "activity" ? "a" : "m",
@@ -153,8 +153,7 @@ export function rule12StartSubagent(run: Run, id: string, parentId: string | und
   ) {
     throw isNotOpen("SUBAGENT_PARENT_NOT_STARTED", `parent subagent ${q(parentId)}`);
   }
-  reserve(run, weight(id));
-  run.activeSubagents.add(id);
+  run.activeSubagents.add(hold(run, id, 0) as string);
 }
 
 export function rule12CloseSubagent(run: Run, id: string): void {

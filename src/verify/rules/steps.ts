@@ -4,7 +4,7 @@
  * @module
  */
 
-import { optStr, reqStr, reserve, weight } from "../fields.ts";
+import { hold, optStr, reqStr, weight } from "../fields.ts";
 import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
 import { isNotOpen, isOpen, listed, ownerName, q, Violation } from "../violations.ts";
 
@@ -16,10 +16,11 @@ export function rule6StartStep(run: Run, name: string, owner: Owner): void {
   if (owners?.has(owner)) {
     throw isOpen("STEP_ALREADY_ACTIVE", `step ${q(name)} of ${ownerName(owner)}`);
   }
-  // An open step holds its (owner, name) until it finishes (SPEC §17.1).
-  reserve(run, weight(name));
-  if (owners === undefined) run.openSteps.set(name, new Set([owner]));
-  else owners.add(owner);
+  // An open step holds its (owner, name) until it finishes (SPEC §17.1); the owner, a
+  // subagent id, for the rest of the run.
+  const kept = hold(run, owner, weight(name));
+  if (owners === undefined) run.openSteps.set(name, new Set([kept]));
+  else owners.add(kept);
 }
 
 /** Closes a step; rule 11 decides when the name is open under other owners only. */
