@@ -152,24 +152,13 @@ export function reserve(run: Run, count: number): void {
  * million events is held once, and tags nobody announced are bounded like any other id.
  */
 export function hold(run: Run, owner: Owner, count: number): Owner {
-  if (typeof owner !== "string") {
-    // The parent agent (PARENT): nothing to keep.
-    if (count !== 0) reserve(run, count);
-    return owner;
-  }
-  const kept = run.tags.get(owner);
-  if (kept !== undefined) {
-    if (count !== 0) reserve(run, count);
-    return kept;
-  }
-  reserve(run, count + weight(owner));
-  run.tags.set(owner, owner);
-  return owner;
+  reserve(run, owner === PARENT || run.tags.has(owner) ? count : count + weight(owner));
+  return keep(run, owner);
 }
 
-/** `hold` for an owner already weighed (a replayed history's, counted with its ids). */
+/** The run's copy of `owner`, kept from now on (`hold` without the weighing). */
 export function keep(run: Run, owner: Owner): Owner {
-  if (typeof owner !== "string") return owner;
+  if (owner === PARENT) return owner;
   const kept = run.tags.get(owner);
   if (kept !== undefined) return kept;
   run.tags.set(owner, owner);

@@ -7,7 +7,7 @@
 
 /** Who produced an entity: a subagent id, or `null` for the parent agent. */
 export type Owner = string | null;
-export const PARENT: Owner = null;
+export const PARENT = null;
 
 /** A JSON object, as far as the verifier is concerned. */
 export type Rec = Record<string, unknown>;
