@@ -7,8 +7,10 @@
  * must be rejected with `ID_LIMIT_EXCEEDED`, or the script exits 1.
  *
  * Ids look like UUIDs (36 characters, fresh strings as `JSON.parse` makes them). A second
- * table repeats two kinds with 1,000-character ids: an id's own characters are retained too,
- * which `maxIds` does not bound (the decoder's `maxBufferSize` bounds each one).
+ * table repeats three kinds with 1,000-character ids, which weigh 16 each (SPEC v4 §17.1:
+ * one per 64 characters begun), so 6,250 fit: the weighing bounds their characters too. The
+ * last row tags each new text message with one 1,000-character subagent id, a fresh copy per
+ * event: the run keeps one copy.
  *
  * Run with `npm run bench` (builds first), or `node --expose-gc bench/memory.bench.mjs`.
  * Target: under 32 MiB at the default for every kind with UUID-like ids.
@@ -53,13 +55,23 @@ const KINDS = {
   ],
 };
 
+/** Text messages with short ids, each tagged with a fresh copy of one long subagent id. */
+const TAGGED = (i, n) => [
+  { type: "TEXT_MESSAGE_START", messageId: id(i, 36), subagentRunId: id(0, n) },
+];
+
 function heap() {
   globalThis.gc();
   globalThis.gc();
   return process.memoryUsage().heapUsed;
 }
 
+/** What an id of `length` characters weighs against maxIds (SPEC §17.1). */
+const weight = (length) => (length <= 64 ? 1 : Math.ceil(length / 64));
+
 function measure(make, length) {
+  // A tagged message weighs as its short id; the tag weighs as a long id, once.
+  const w = make === TAGGED ? 1 : weight(length);
   const before = heap();
   const v = new Verifier();
   v.verify({ type: "RUN_STARTED", threadId: "t", runId: "r" });
@@ -70,7 +82,11 @@ function measure(make, length) {
     v.verify({ type: "TOOL_CALL_END", toolCallId: "c" });
     held = 1;
   }
-  for (let i = 0; held < MAX; i++, held++) for (const e of make(i, length)) v.verify(e);
+  if (make === TAGGED) held = weight(length);
+  let ids = 0;
+  for (let i = 0; held + w <= MAX; i++, held += w, ids++) {
+    for (const e of make(i, length)) v.verify(e);
+  }
   const after = heap();
   let rejected = false;
   try {
@@ -83,7 +99,7 @@ function measure(make, length) {
     process.exit(1);
   }
   // Keep the verifier alive until here.
-  return { bytes: after - before, alive: v.error !== undefined };
+  return { bytes: after - before, ids, alive: v.error !== undefined };
 }
 
 const mib = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`.padStart(9);
@@ -92,14 +108,24 @@ console.log(
 );
 console.log("\nkind                                   36-char ids   per id");
 let worst = 0;
+let worstLong = 0;
 for (const [name, make] of Object.entries(KINDS)) {
   const { bytes } = measure(make, 36);
   worst = Math.max(worst, bytes);
   console.log(`${name.padEnd(38)} ${mib(bytes)}   ${Math.round(bytes / MAX)} B`);
 }
 console.log(`\nworst: ${mib(worst).trim()} (target < 32 MiB)`);
-console.log("\nkind                                 1,000-char ids   per id");
-for (const name of ["open text messages", "active subagents"]) {
-  const { bytes } = measure(KINDS[name], 1000);
-  console.log(`${name.padEnd(38)} ${mib(bytes)}   ${Math.round(bytes / MAX)} B`);
+console.log("\nkind                                 1,000-char ids   ids held   per id");
+for (const [name, make] of [
+  ["open text messages", KINDS["open text messages"]],
+  ["active subagents", KINDS["active subagents"]],
+  ["open steps", KINDS["open steps"]],
+  ["text messages, one long tag", TAGGED],
+]) {
+  const { bytes, ids } = measure(make, 1000);
+  worstLong = Math.max(worstLong, bytes);
+  console.log(
+    `${name.padEnd(38)} ${mib(bytes)}   ${ids.toLocaleString("en-US").padStart(8)}   ${Math.round(bytes / ids)} B`,
+  );
 }
+console.log(`\nworst: ${mib(worstLong).trim()} (target < 32 MiB)`);
