@@ -25,6 +25,9 @@ type Ev = { type: string } & Record<string, unknown>;
 
 const RS: Ev = { type: "RUN_STARTED", threadId: "t1", runId: "r1" };
 const RF: Ev = { type: "RUN_FINISHED", threadId: "t1", runId: "r1" };
+/** A second run on the thread, with its own id (a reused one is RUN_ID_REUSED). */
+const RS2: Ev = { ...RS, runId: "r2" };
+const RF2: Ev = { ...RF, runId: "r2" };
 
 /** The warnings `lint` gives: code, index, field, count and message. */
 function warnings(events: readonly unknown[], options?: LintOptions) {
@@ -358,13 +361,13 @@ describe("TOOL_CALL_RESULT_UNKNOWN_CALL", () => {
       ["TOOL_CALL_RESULT_UNKNOWN_CALL", 1],
       ["TOOL_CALL_RESULT_UNKNOWN_CALL", 2],
     ]);
-    const twoRuns = [RS, start("c1"), end("c1"), RF, RS, result("c1"), RF];
+    const twoRuns = [RS, start("c1"), end("c1"), RF, RS2, result("c1"), RF2];
     expect(warnings(twoRuns)).toEqual([]);
   });
 
   it("stops when it cannot hold every call id (maxIds across runs)", () => {
     const events = [RS, start("a"), end("a"), start("b"), end("b"), RF];
-    events.push(RS, start("c"), end("c"), result("zz"), RF);
+    events.push(RS2, start("c"), end("c"), result("zz"), RF2);
     expect(codes(warnings(events, { maxIds: 3 }))).toEqual([["TOOL_CALL_RESULT_UNKNOWN_CALL", 9]]);
     // Each run holds 2 ids, but "c" no longer fits beside "a" and "b": nothing is claimed.
     expect(warnings(events, { maxIds: 2 })).toEqual([]);
@@ -632,7 +635,7 @@ describe("TOOL_CALL_RESULT_BEFORE_END (SPEC §18.5: the seed's rule 5, which 1.1
     expect(found[0]).toMatchObject({ index: 2, lastIndex: 3, count: 2 });
     // The run failed with c1 open; in the next run c1 is a call of an earlier run, not open.
     expect(
-      warnings([RS, start("c1"), { type: "RUN_ERROR", message: "x" }, RS, result("c1"), RF]),
+      warnings([RS, start("c1"), { type: "RUN_ERROR", message: "x" }, RS2, result("c1"), RF2]),
     ).toEqual([]);
   });
 

@@ -15,7 +15,13 @@ import {
   verifiedEvents,
   verifyAll,
 } from "../src/index.ts";
-import { type LintReport, lint, lintStream, WARNING_CODES } from "../src/lint/index.ts";
+import {
+  type LintOptions,
+  type LintReport,
+  lint,
+  lintStream,
+  WARNING_CODES,
+} from "../src/lint/index.ts";
 import { agUiSchema } from "../src/schema/index.ts";
 import { collect } from "./support/streams.ts";
 
@@ -100,6 +106,16 @@ const OPTIONS: {
   RUN_ID_MISMATCH: { options: { protocol: "draft" }, says: '`protocol: "draft"`' },
 };
 
+/** The linter options a warning example needs (a warning off by default), and their words. */
+const LINT_OPTIONS: {
+  readonly [code: string]: { readonly options: LintOptions; readonly says: string };
+} = {
+  PROTOCOL_VERSION_MISSING: {
+    options: { severity: { PROTOCOL_VERSION_MISSING: "warning" } },
+    says: "`--severity PROTOCOL_VERSION_MISSING=warning`",
+  },
+};
+
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
   return heading
@@ -128,7 +144,8 @@ function thrownBy(run: () => void): unknown {
 
 /** What the linter reports for a section's example. */
 async function lintExample(s: Section): Promise<LintReport> {
-  return s.format === "text" ? lint(events(s)) : lintStream(sseText(s));
+  const options = LINT_OPTIONS[s.code]?.options;
+  return s.format === "text" ? lint(events(s), options) : lintStream(sseText(s), options);
 }
 
 describe("docs/rules.md", () => {
@@ -162,7 +179,7 @@ describe("docs/rules.md", () => {
   });
 
   it("says which option each example needs", () => {
-    for (const [code, { says }] of Object.entries(OPTIONS)) {
+    for (const [code, { says }] of [...Object.entries(OPTIONS), ...Object.entries(LINT_OPTIONS)]) {
       expect(sections.find((s) => s.code === code)?.body, code).toContain(says);
     }
     expect(sections.find((s) => s.code === "SCHEMA_MISMATCH")?.body).toContain("`schema`");

@@ -6,7 +6,7 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { VERIFY_ERROR_CODES } from "../errors.ts";
-import { type Severity, WARNING_CODES } from "../lint/types.ts";
+import { OFF_BY_DEFAULT, type Severity, WARNING_CODES } from "../lint/types.ts";
 import { RULES_PAGE } from "../report/lint-text.ts";
 import { RULES_IN_WORDS, SCHEMA_IN_WORDS, wrap } from "../report/render.ts";
 import type { Format } from "../sse/json-lines.ts";
@@ -115,7 +115,7 @@ ${RULES_IN_WORDS.map((rule, i) => wrap(`${String(i).padStart(4)}. `, rule)).join
 
 ${wrap("", SCHEMA_IN_WORDS)}
 
-${wrap("", `Warnings (what @ag-ui/client 1.0.0 would lose in a stream the rules accept): ${WARNING_CODES.join(", ")}.`)}
+${wrap("", `Warnings (what @ag-ui/client 1.0.0 would lose in a stream the rules accept, and the producer duties of AG-UI 1.1 that consumers do not enforce; ${[...OFF_BY_DEFAULT].join(", ")} only with --severity CODE=warning): ${WARNING_CODES.join(", ")}.`)}
 `;
 
 export interface Options {

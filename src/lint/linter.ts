@@ -6,7 +6,15 @@
 
 import { ruleOf, type VerifyErrorCode } from "../errors.ts";
 import { Dropped, fieldOf, GOING_ON, messageOf, Verifier } from "../verify/verifier.ts";
-import type { Finding, LintOptions, LintReport, Severity, WarningCode } from "./types.ts";
+import { RunDuties } from "./duties.ts";
+import {
+  type Finding,
+  type LintOptions,
+  type LintReport,
+  OFF_BY_DEFAULT,
+  type Severity,
+  type WarningCode,
+} from "./types.ts";
 import { ClientWatch, type Warning } from "./warnings.ts";
 
 const DEFAULT_MAX_FINDINGS = 1_000;
@@ -57,6 +65,7 @@ export interface Place {
 export class Linter {
   readonly #verifier: Verifier;
   readonly #watch: ClientWatch;
+  readonly #duties: RunDuties;
   readonly #overrides: { readonly [code: string]: Severity | "off" } | undefined;
   readonly #max: number;
   readonly #entries: Entry[] = [];
@@ -74,6 +83,7 @@ export class Linter {
   constructor(options: LintOptions = {}) {
     this.#verifier = new Verifier({ ...options, [GOING_ON]: true });
     this.#watch = new ClientWatch(options);
+    this.#duties = new RunDuties(this.#watch.maxIds);
     this.#overrides = options.severity;
     const max = options.maxFindings ?? DEFAULT_MAX_FINDINGS;
     if (typeof max !== "number" || !(max >= 0)) {
@@ -109,6 +119,12 @@ export class Linter {
       const warnings = this.#watch.event(event, index);
       if (warnings !== undefined) {
         for (const w of warnings) found = this.#warning(w, index, place, found);
+      }
+      // Accepted, so a record with a string type (SPEC §18.5's duties).
+      const e = event as { readonly type: string } & Record<string, unknown>;
+      const duties = this.#duties.event(e.type, e);
+      if (duties !== undefined) {
+        for (const w of duties) found = this.#warning(w, index, place, found);
       }
     }
     this.#remember(event);
@@ -203,6 +219,7 @@ export class Linter {
     const natural: Severity = rule === undefined ? "warning" : "error";
     const override = this.#overrides?.[code];
     if (override === "off") return found;
+    if (override === undefined && OFF_BY_DEFAULT.has(code as WarningCode)) return found;
     const severity = override === "error" || override === "warning" ? override : natural;
     const key = `${code}\u0000${eventType ?? ""}\u0000${field ?? ""}\u0000${subject ?? ""}`;
     const merged = this.#byKey.get(key);

@@ -23,7 +23,16 @@ export type WarningCode =
   | "ACTIVITY_DELTA_NOT_APPLIED"
   | "SSE_LINE_IGNORED"
   | "RUN_ID_MISMATCH"
-  | "CLIENT_REJECTS";
+  | "CLIENT_REJECTS"
+  | "THREAD_ID_MISMATCH"
+  | "RUN_ID_REUSED"
+  | "INTERRUPT_ID_DUPLICATE"
+  | "UNKNOWN_RUN_OUTCOME"
+  | "CANCELLED_RUN_HAS_RESULT"
+  | "USAGE_TOTAL_MISMATCH"
+  | "USAGE_PART_EXCEEDS_TOTAL"
+  | "PROTOCOL_VERSION_MISSING"
+  | "PROTOCOL_VERSION_NOT_PUBLISHED";
 
 /** Every {@link WarningCode}: SPEC §18.2's, then §18.5's. */
 export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.freeze([
@@ -35,6 +44,23 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
   "RUN_ID_MISMATCH",
   "CLIENT_REJECTS",
   "TOOL_CALL_RESULT_BEFORE_END",
+  "THREAD_ID_MISMATCH",
+  "RUN_ID_REUSED",
+  "INTERRUPT_ID_DUPLICATE",
+  "UNKNOWN_RUN_OUTCOME",
+  "CANCELLED_RUN_HAS_RESULT",
+  "USAGE_TOTAL_MISMATCH",
+  "USAGE_PART_EXCEEDS_TOTAL",
+  "PROTOCOL_VERSION_MISSING",
+  "PROTOCOL_VERSION_NOT_PUBLISHED",
+]);
+
+/**
+ * The warning codes reported only when a `severity` override turns them on (SPEC §18.5:
+ * most producers in use predate `protocolVersion`).
+ */
+export const OFF_BY_DEFAULT: ReadonlySet<WarningCode> = /* @__PURE__ */ new Set<WarningCode>([
+  "PROTOCOL_VERSION_MISSING",
 ]);
 
 /** One problem, or one kind of problem repeated (merged by code, type, field and subject). */

@@ -157,6 +157,11 @@ export class ClientWatch {
     this.#client = new ClientModel(this.#maxIds);
   }
 
+  /** The most ids the watch keeps (`maxIds`, or its default). */
+  get maxIds(): number {
+    return this.#maxIds;
+  }
+
   /** An event the rules accepted, at `index`: the warnings it gives, if any. */
   event(event: unknown, _index: number): readonly Warning[] | undefined {
     try {

@@ -87,6 +87,14 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   SSE_LINE_IGNORED: "An SSE line with an unknown field name, which SSE ignores: its event is lost.",
   RUN_ID_MISMATCH: "RUN_FINISHED names another run than its RUN_STARTED.",
   CLIENT_REJECTS: "The rules accept the event, but @ag-ui/client 1.0.0 rejects it.",
+  RUN_ID_REUSED: "A RUN_STARTED reuses the runId of an earlier run on the same thread.",
+  UNKNOWN_RUN_OUTCOME: "A RUN_FINISHED outcome type that the 1.1 schema does not describe.",
+  CANCELLED_RUN_HAS_RESULT: "A cancelled run carries a result.",
+  USAGE_TOTAL_MISMATCH: "A usage entry's totalTokens is not inputTokens plus outputTokens.",
+  USAGE_PART_EXCEEDS_TOTAL:
+    "A usage entry's cached, cache-write or reasoning count exceeds its total.",
+  PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",
+  PROTOCOL_VERSION_NOT_PUBLISHED: "RUN_STARTED's protocolVersion is not MAJOR.MINOR.",
 };
 
 /** The codes whose findings are warnings unless `severity` overrides say otherwise. */

@@ -329,7 +329,11 @@ describe("a capture that breaks a rule", () => {
   });
 
   it("accepts a replayed thread: two runs in one stream (SPEC §9.6)", async () => {
-    const events = [...validRun(), ...validRun()];
+    // The second run has its own id: a replayed thread reuses none (RUN_ID_REUSED, §18.5).
+    const second = validRun().map((e) =>
+      e.type === "RUN_STARTED" || e.type === "RUN_FINISHED" ? { ...e, runId: "run-2" } : e,
+    );
+    const events = [...validRun(), ...second];
     const file = await fixture("two-runs.jsonl", jsonl(events));
     const { code, stdout } = await cli([file, "--json"]);
     expect(code).toBe(0);
