@@ -348,6 +348,44 @@ describe("every duty", () => {
     ],
     ["USAGE_PART_EXCEEDS_TOTAL", [RS(), RF({ usage: [{ outputTokens: 1, reasoningTokens: 2 }] })]],
     ["PROTOCOL_VERSION_NOT_PUBLISHED", [RS({ protocolVersion: "v1" }), RF()]],
+    [
+      "PENDING_TOOL_CALL_IDS_OMITTED",
+      [
+        RS(),
+        { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+        { type: "TOOL_CALL_END", toolCallId: "c1" },
+        RF(),
+      ],
+    ],
+    [
+      "ACTIVITY_DELTA_WITHOUT_SNAPSHOT",
+      [RS(), { type: "ACTIVITY_DELTA", messageId: "a1", patch: [] }, RF()],
+    ],
+    [
+      "MESSAGE_ID_NOT_UNIQUE",
+      [
+        RS(),
+        {
+          type: "MESSAGES_SNAPSHOT",
+          messages: [
+            { id: "u", role: "user", content: "" },
+            { id: "u", role: "user", content: "" },
+          ],
+        },
+        RF(),
+      ],
+    ],
+    [
+      "TEXT_REOPEN_MISMATCH",
+      [
+        RS(),
+        { type: "TEXT_MESSAGE_START", messageId: "m", role: "user" },
+        { type: "TEXT_MESSAGE_END", messageId: "m" },
+        { type: "TEXT_MESSAGE_START", messageId: "m" },
+        { type: "TEXT_MESSAGE_END", messageId: "m" },
+        RF(),
+      ],
+    ],
   ];
 
   it.each(breaking)(
@@ -377,5 +415,424 @@ describe("every duty", () => {
     const report = lint([hostile, RF()]);
     expect(report.valid).toBe(true);
     expect(report.findings.filter((f) => f.code.startsWith("PROTOCOL_VERSION"))).toEqual([]);
+  });
+});
+
+const start = (id: string): Ev => ({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" });
+const end = (id: string): Ev => ({ type: "TOOL_CALL_END", toolCallId: id });
+const result = (id: string): Ev => ({
+  type: "TOOL_CALL_RESULT",
+  toolCallId: id,
+  messageId: `m-${id}`,
+  content: "ok",
+});
+const chunk = (id: string): Ev => ({
+  type: "TOOL_CALL_CHUNK",
+  toolCallId: id,
+  toolCallName: "f",
+  delta: "{}",
+});
+const success = (pendingToolCallIds?: unknown) => ({
+  outcome:
+    pendingToolCallIds === undefined
+      ? { type: "success" }
+      : { type: "success", pendingToolCallIds },
+});
+
+describe('PENDING_TOOL_CALL_IDS_MISMATCH (tool-calls: "the list MUST contain exactly the tool calls the run started and did not answer")', () => {
+  it("is given for a list naming an answered call, missing one, or in another order", () => {
+    const answered = [
+      RS(),
+      start("c1"),
+      end("c1"),
+      result("c1"),
+      start("c2"),
+      end("c2"),
+      RF(success(["c1", "c2"])),
+    ];
+    expect(found("PENDING_TOOL_CALL_IDS_MISMATCH", answered)).toEqual([
+      [6, "outcome.pendingToolCallIds"],
+    ]);
+    const missing = [RS(), start("c1"), end("c1"), start("c2"), end("c2"), RF(success(["c2"]))];
+    expect(found("PENDING_TOOL_CALL_IDS_MISMATCH", missing)).toEqual([
+      [5, "outcome.pendingToolCallIds"],
+    ]);
+    // "in the order they were made": c1's chunk came first.
+    const order = [RS(), chunk("c1"), start("c2"), end("c2"), RF(success(["c2", "c1"]))];
+    expect(found("PENDING_TOOL_CALL_IDS_MISMATCH", order)).toEqual([
+      [4, "outcome.pendingToolCallIds"],
+    ]);
+    expect(first("PENDING_TOOL_CALL_IDS_MISMATCH", answered)?.message).toContain(
+      'pendingToolCallIds names ["c1", "c2"] but the run left ["c2"] unanswered; 1.1 says "the list MUST contain exactly the tool calls the run started and did not answer with TOOL_CALL_RESULT", "in the order they were made" (events/tool-calls)',
+    );
+  });
+
+  it("is not given for the exact list, nor for calls of an earlier run that this one did not re-open", () => {
+    const exact = [
+      RS(),
+      start("c1"),
+      end("c1"),
+      chunk("c2"),
+      start("c3"),
+      end("c3"),
+      result("c3"),
+      RF(success(["c1", "c2"])),
+    ];
+    expect(found("PENDING_TOOL_CALL_IDS_MISMATCH", exact)).toEqual([]);
+    const earlier = [
+      RS(),
+      start("c1"),
+      end("c1"),
+      RF(success(["c1"])),
+      RS({ runId: "r2" }),
+      start("c2"),
+      end("c2"),
+      RF({ runId: "r2", ...success(["c2"]) }),
+    ];
+    expect(found("PENDING_TOOL_CALL_IDS_MISMATCH", earlier)).toEqual([]);
+  });
+});
+
+describe('PENDING_TOOL_CALL_IDS_OMITTED (tool-calls: "A producer SHOULD send it when a run leaves calls pending")', () => {
+  it("is given for a success outcome, or none, that leaves calls unanswered and names none", () => {
+    expect(found("PENDING_TOOL_CALL_IDS_OMITTED", [RS(), start("c1"), end("c1"), RF()])).toEqual([
+      [3, "outcome"],
+    ]);
+    // "Absent or empty means the producer named none."
+    const empty = [RS(), start("c1"), end("c1"), RF(success([]))];
+    expect(found("PENDING_TOOL_CALL_IDS_OMITTED", empty)).toEqual([
+      [3, "outcome.pendingToolCallIds"],
+    ]);
+    expect(first("PENDING_TOOL_CALL_IDS_OMITTED", empty)?.message).toContain(
+      'the run leaves ["c1"] unanswered but its outcome names no pendingToolCallIds; 1.1 says "A producer SHOULD send it when a run leaves calls pending" (events/tool-calls)',
+    );
+  });
+
+  it("is not given when every call was answered, nor for an interrupted or cancelled run", () => {
+    expect(
+      found("PENDING_TOOL_CALL_IDS_OMITTED", [RS(), start("c1"), end("c1"), result("c1"), RF()]),
+    ).toEqual([]);
+    const interrupt = {
+      outcome: { type: "interrupt", interrupts: [{ id: "i1", toolCallId: "c1" }] },
+    };
+    expect(
+      found("PENDING_TOOL_CALL_IDS_OMITTED", [RS(), start("c1"), end("c1"), RF(interrupt)]),
+    ).toEqual([]);
+    expect(
+      found("PENDING_TOOL_CALL_IDS_OMITTED", [
+        RS(),
+        start("c1"),
+        end("c1"),
+        RF({ outcome: { type: "cancelled" } }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("judges nothing once the run's calls no longer fit under maxIds (SPEC §17)", () => {
+    // Chunked calls are the linter's to hold (the verifier does not track chunks).
+    const stream = [RS(), chunk("c1"), chunk("c2"), chunk("c3"), RF()];
+    expect(found("PENDING_TOOL_CALL_IDS_OMITTED", stream)).toEqual([[4, "outcome"]]);
+    expect(found("PENDING_TOOL_CALL_IDS_OMITTED", stream, { maxIds: 2 })).toEqual([]);
+  });
+});
+
+describe('ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE (reasoning: "A producer MUST NOT send encryptedValueType without encryptedValue")', () => {
+  const call = (fields: Record<string, unknown>) => ({
+    id: "c1",
+    type: "function",
+    function: { name: "f", arguments: "{}" },
+    ...fields,
+  });
+
+  it("is given on a snapshot's message, a tool call, and the input echo", () => {
+    const snapshot = {
+      type: "MESSAGES_SNAPSHOT",
+      messages: [{ id: "a1", role: "assistant", content: "x", encryptedValueType: "r" }],
+    };
+    expect(found("ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE", [RS(), snapshot, RF()])).toEqual([
+      [1, "messages[0].encryptedValueType"],
+    ]);
+    const echo = RS({
+      input: {
+        messages: [{ id: "a1", role: "assistant", toolCalls: [call({ encryptedValueType: "k" })] }],
+      },
+    });
+    expect(found("ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE", [echo, RF()])).toEqual([
+      [0, "input.messages[0].toolCalls[0].encryptedValueType"],
+    ]);
+    expect(first("ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE", [RS(), snapshot, RF()])?.message).toContain(
+      'messages[0] has an encryptedValueType but no encryptedValue; 1.1 says "A producer MUST NOT send encryptedValueType without encryptedValue" (events/reasoning)',
+    );
+  });
+
+  it("is not given with the value, nor for a value without a type", () => {
+    const both = {
+      type: "MESSAGES_SNAPSHOT",
+      messages: [
+        {
+          id: "a1",
+          role: "assistant",
+          toolCalls: [call({ encryptedValue: "e", encryptedValueType: "k" })],
+        },
+      ],
+    };
+    expect(found("ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE", [RS(), both, RF()])).toEqual([]);
+    const valueOnly = {
+      type: "MESSAGES_SNAPSHOT",
+      messages: [{ id: "a1", role: "assistant", content: "x", encryptedValue: "e" }],
+    };
+    expect(found("ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE", [RS(), valueOnly, RF()])).toEqual([]);
+  });
+});
+
+describe('ACTIVITY_DELTA_WITHOUT_SNAPSHOT (activity: "A producer MUST NOT send a delta for an activity message it has not created with a snapshot")', () => {
+  const delta = (id: string): Ev => ({ type: "ACTIVITY_DELTA", messageId: id, patch: [] });
+  const snap = (id: string): Ev => ({
+    type: "ACTIVITY_SNAPSHOT",
+    messageId: id,
+    activityType: "PLAN",
+    content: {},
+  });
+
+  it("is given for a delta before any snapshot, and for another activity's id", () => {
+    expect(found("ACTIVITY_DELTA_WITHOUT_SNAPSHOT", [RS(), delta("a1"), snap("a1"), RF()])).toEqual(
+      [[1, "messageId"]],
+    );
+    expect(found("ACTIVITY_DELTA_WITHOUT_SNAPSHOT", [RS(), snap("a1"), delta("a2"), RF()])).toEqual(
+      [[2, "messageId"]],
+    );
+    expect(first("ACTIVITY_DELTA_WITHOUT_SNAPSHOT", [RS(), delta("a1"), RF()])?.message).toContain(
+      'activity "a1" was not created by a snapshot in this stream; 1.1 says "A producer MUST NOT send a delta for an activity message it has not created with a snapshot" (events/activity)',
+    );
+  });
+
+  it("is not given after a snapshot, in this run, an earlier run, or a MESSAGES_SNAPSHOT", () => {
+    const twoRuns = [RS(), snap("a1"), RF(), RS({ runId: "r2" }), delta("a1"), RF({ runId: "r2" })];
+    expect(found("ACTIVITY_DELTA_WITHOUT_SNAPSHOT", twoRuns)).toEqual([]);
+    const messages = {
+      type: "MESSAGES_SNAPSHOT",
+      messages: [{ id: "a1", role: "activity", activityType: "PLAN", content: {} }],
+    };
+    expect(found("ACTIVITY_DELTA_WITHOUT_SNAPSHOT", [RS(), messages, delta("a1"), RF()])).toEqual(
+      [],
+    );
+  });
+});
+
+const textStart = (id: string, fields: Record<string, unknown> = {}): Ev => ({
+  type: "TEXT_MESSAGE_START",
+  messageId: id,
+  ...fields,
+});
+const textEnd = (id: string, fields: Record<string, unknown> = {}): Ev => ({
+  type: "TEXT_MESSAGE_END",
+  messageId: id,
+  ...fields,
+});
+
+describe('MESSAGE_ID_NOT_UNIQUE (basic/index: "messageId … MUST be unique within its thread")', () => {
+  const snapshot = (...messages: Array<Record<string, unknown>>): Ev => ({
+    type: "MESSAGES_SNAPSHOT",
+    messages,
+  });
+
+  it("is given for one id on two kinds, two results minting one tool message, and a snapshot's duplicate", () => {
+    const kinds = [
+      RS(),
+      textStart("m1"),
+      textEnd("m1"),
+      start("c1"),
+      end("c1"),
+      { ...result("c1"), messageId: "m1" },
+      RF(),
+    ];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", kinds)).toEqual([[5, "messageId"]]);
+    const twice = [RS(), start("c1"), end("c1"), result("c1"), { ...result("c1") }, RF()];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", twice)).toEqual([[4, "messageId"]]);
+    const dup = [
+      RS(),
+      snapshot({ id: "u1", role: "user", content: "a" }, { id: "u1", role: "user", content: "a" }),
+      RF(),
+    ];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", dup)).toEqual([[1, "messages[1].id"]]);
+    // Across runs: a message of an earlier run is still the thread's.
+    const runs = [
+      RS(),
+      { type: "REASONING_MESSAGE_START", messageId: "x", role: "reasoning" },
+      { type: "REASONING_MESSAGE_END", messageId: "x" },
+      RF(),
+      RS({ runId: "r2" }),
+      textStart("x"),
+      textEnd("x"),
+      RF({ runId: "r2" }),
+    ];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", runs)).toEqual([[5, "messageId"]]);
+    expect(first("MESSAGE_ID_NOT_UNIQUE", kinds)?.message).toContain(
+      'message id "m1" already names a message with role "assistant", not a tool message; 1.1 says "messageId … MUST be unique within its thread" (basic/index)',
+    );
+  });
+
+  it("is not given for a re-open, a snapshot restating a message, or a span sharing a message's id", () => {
+    const reopen = [RS(), textStart("m1"), textEnd("m1"), textStart("m1"), textEnd("m1"), RF()];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", reopen)).toEqual([]);
+    const restated = [
+      RS(),
+      textStart("m1"),
+      textEnd("m1"),
+      start("c1"),
+      end("c1"),
+      result("c1"),
+      snapshot(
+        { id: "m1", role: "assistant", content: "hi" },
+        { id: "m-c1", role: "tool", toolCallId: "c1", content: "ok" },
+      ),
+      RF(),
+    ];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", restated)).toEqual([]);
+    const span = [
+      RS(),
+      { type: "REASONING_START", messageId: "m1" },
+      { type: "REASONING_END", messageId: "m1" },
+      textStart("m1"),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("MESSAGE_ID_NOT_UNIQUE", span)).toEqual([]);
+  });
+});
+
+describe('TEXT_REOPEN_MISMATCH (text-messages: "A reopening TEXT_MESSAGE_START MUST agree with the message it reopens")', () => {
+  it("is given for another role (absent means assistant), another name, another owner across runs", () => {
+    const role = [
+      RS(),
+      textStart("m1", { role: "user" }),
+      textEnd("m1"),
+      textStart("m1"),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("TEXT_REOPEN_MISMATCH", role)).toEqual([[3, "role"]]);
+    const name = [
+      RS(),
+      textStart("m1", { name: "ada" }),
+      textEnd("m1"),
+      textStart("m1", { name: "bob" }),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("TEXT_REOPEN_MISMATCH", name)).toEqual([[3, "name"]]);
+    // Within a run another owner is OWNER_MISMATCH (rule 9); across runs the linter sees it.
+    const owner = [
+      RS(),
+      textStart("m1", { subagentRunId: "s1" }),
+      textEnd("m1"),
+      RF(),
+      RS({ runId: "r2" }),
+      textStart("m1", { subagentRunId: "s2" }),
+      textEnd("m1"),
+      RF({ runId: "r2" }),
+    ];
+    expect(found("TEXT_REOPEN_MISMATCH", owner)).toEqual([[5, "subagentRunId"]]);
+    expect(first("TEXT_REOPEN_MISMATCH", role)?.message).toContain(
+      're-opening text message "m1" with role "assistant", where it had "user"; 1.1 says "A reopening TEXT_MESSAGE_START MUST agree with the message it reopens — the same owner, the same role, the same name" (events/text-messages)',
+    );
+  });
+
+  it("is not given for a re-open that agrees or omits the name and tag", () => {
+    const agrees = [
+      RS(),
+      textStart("m1", { role: "user", name: "ada", subagentRunId: "s1" }),
+      textEnd("m1", { subagentRunId: "s1" }),
+      textStart("m1", { role: "user", name: "ada", subagentRunId: "s1" }),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("TEXT_REOPEN_MISMATCH", agrees)).toEqual([]);
+    const omits = [
+      RS(),
+      textStart("m1", { name: "ada", subagentRunId: "s1" }),
+      textEnd("m1"),
+      textStart("m1"),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("TEXT_REOPEN_MISMATCH", omits)).toEqual([]);
+  });
+});
+
+describe('TOOL_CALL_REOPEN_MISMATCH (tool-calls: "A reopening start MUST agree with the call it reopens")', () => {
+  const call = (id: string, fields: Record<string, unknown>): Ev => ({
+    type: "TOOL_CALL_START",
+    toolCallId: id,
+    ...fields,
+  });
+
+  it("is given for another toolCallName, another parentMessageId, another owner across runs", () => {
+    const name = [
+      RS(),
+      call("c1", { toolCallName: "search" }),
+      end("c1"),
+      call("c1", { toolCallName: "delete" }),
+      end("c1"),
+      result("c1"),
+      RF(),
+    ];
+    expect(found("TOOL_CALL_REOPEN_MISMATCH", name)).toEqual([[3, "toolCallName"]]);
+    const parent = [
+      RS(),
+      textStart("p1"),
+      textEnd("p1"),
+      textStart("p2"),
+      textEnd("p2"),
+      call("c1", { toolCallName: "f", parentMessageId: "p1" }),
+      end("c1"),
+      call("c1", { parentMessageId: "p2" }),
+      end("c1"),
+      result("c1"),
+      RF(),
+    ];
+    expect(found("TOOL_CALL_REOPEN_MISMATCH", parent)).toEqual([[7, "parentMessageId"]]);
+    const owner = [
+      RS(),
+      call("c1", { toolCallName: "f", subagentRunId: "s1" }),
+      end("c1"),
+      result("c1"),
+      RF(),
+      RS({ runId: "r2" }),
+      call("c1", { subagentRunId: "s2" }),
+      end("c1"),
+      result("c1"),
+      RF({ runId: "r2" }),
+    ];
+    expect(found("TOOL_CALL_REOPEN_MISMATCH", owner)).toEqual([[6, "subagentRunId"]]);
+    expect(first("TOOL_CALL_REOPEN_MISMATCH", name)?.message).toContain(
+      're-opening tool call "c1" with toolCallName "delete", where it had "search"; 1.1 says "A reopening start MUST agree with the call it reopens — the same toolCallName, the same parentMessageId, the same owner" (events/tool-calls)',
+    );
+  });
+
+  it("is not given for a re-open that agrees or omits its fields, nor for an untagged call re-opened by its parent's agent", () => {
+    const omits = [
+      RS(),
+      call("c1", { toolCallName: "f", parentMessageId: "p1" }),
+      end("c1"),
+      call("c1", {}),
+      end("c1"),
+      result("c1"),
+      RF(),
+    ];
+    expect(found("TOOL_CALL_REOPEN_MISMATCH", omits)).toEqual([]);
+    // An untagged call belongs to its parent message's agent (SPEC §8.2).
+    const inherits = [
+      RS(),
+      textStart("p1", { subagentRunId: "s1" }),
+      textEnd("p1"),
+      call("c1", { toolCallName: "f", parentMessageId: "p1" }),
+      end("c1"),
+      call("c1", { toolCallName: "f", subagentRunId: "s1" }),
+      end("c1"),
+      result("c1"),
+      RF(),
+    ];
+    expect(found("TOOL_CALL_REOPEN_MISMATCH", inherits)).toEqual([]);
   });
 });

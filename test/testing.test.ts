@@ -37,7 +37,8 @@ const WARNED: Ev[] = [
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "weather" },
   { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '{"city":' },
   { type: "TOOL_CALL_END", toolCallId: "c1" },
-  RF,
+  // The call is left to the application, and named so (no PENDING_TOOL_CALL_IDS_OMITTED).
+  { ...RF, outcome: { type: "success", pendingToolCallIds: ["c1"] } },
 ];
 
 const utf8 = new TextEncoder();

@@ -2,15 +2,18 @@
  * The producer duties of AG-UI 1.1 that ask nothing of a consumer (SPEC §18.5), checked on
  * the events the rules accepted: warnings, so `valid` stays the verifier's verdict. This
  * module holds the duties of the run's boundary events (ids, outcome, usage, the version
- * declaration); each message quotes the 1.1 sentence it enforces and names its page under
- * `docs/spec/1.1/`.
+ * declaration, the pending tool calls), of activities and of encrypted values; each message
+ * quotes the 1.1 sentence it enforces and names its page under `docs/spec/1.1/`.
  *
- * What it holds (SPEC §17): the stream's first `threadId`, and the run ids seen per thread,
- * weighed like the verifier's ids and no longer added once they reach `maxIds`.
+ * What it holds (SPEC §17): the stream's first `threadId`, the run ids seen per thread, the
+ * tool calls this run started (with whether each was answered) and the activity ids the
+ * stream created, each weighed like the verifier's ids; what no longer fits under `maxIds`
+ * is not added, and the check that needs it stops rather than guess.
  * @module
  */
 
-import { isRecord, q, type Rec } from "../verify/verifier.ts";
+import { isRecord, listed, q, type Rec } from "../verify/verifier.ts";
+import { IdDuties } from "./duties-ids.ts";
 import type { Warning } from "./warnings.ts";
 
 /** The outcome types 1.1's schema describes (`RunFinishedOutcome`). */
@@ -22,38 +25,116 @@ const PUBLISHED = /^[0-9]+\.[0-9]+$/;
 /** The longest value a message shows whole. */
 const SHOWN = 40;
 
-/** Watches one stream's run boundaries for the duties of SPEC §18.5 (this module's share). */
+const STARTED = 1;
+const FINISHED = 2;
+const ERRORED = 3;
+const CALL = 4;
+const RESULT = 5;
+const ACTIVITY = 6;
+const DELTA = 7;
+const SNAPSHOT = 8;
+const TEXT = 9;
+const REASONING = 10;
+const CHUNK = 11;
+
+/** The event types a duty looks at; the others cost one look-up. */
+const KINDS = new Map<string, number>([
+  ["RUN_STARTED", STARTED],
+  ["RUN_FINISHED", FINISHED],
+  ["RUN_ERROR", ERRORED],
+  ["TOOL_CALL_START", CALL],
+  ["TOOL_CALL_CHUNK", CHUNK],
+  ["TEXT_MESSAGE_START", TEXT],
+  ["REASONING_MESSAGE_START", REASONING],
+  ["TOOL_CALL_RESULT", RESULT],
+  ["ACTIVITY_SNAPSHOT", ACTIVITY],
+  ["ACTIVITY_DELTA", DELTA],
+  ["MESSAGES_SNAPSHOT", SNAPSHOT],
+]);
+
+/** Watches one stream for the duties of SPEC §18.5 (this module's share). */
 export class RunDuties {
   readonly #maxIds: number;
+  /** The duties about message and tool-call ids (duties-ids.ts). */
+  readonly #ids: IdDuties;
   /** The first RUN_STARTED's `threadId`, when a string: the stream's thread. */
   #thread: string | undefined;
-  /** Per thread, the run ids its runs used; `#held` their weight in all. */
+  /** Per thread, the run ids its runs used. */
   readonly #runIds = new Map<string, Set<string>>();
+  /** The activity ids the stream created with a snapshot. */
+  readonly #activities = new Set<string>();
+  /** The weight of what the two hold, for the whole stream. */
   #held = 0;
+  /** This run's tool calls in the order they were made: answered or not. */
+  #calls = new Map<string, boolean>();
+  #callsHeld = 0;
+  /** A call of this run did not fit: the pending list is not judged. */
+  #callsFull = false;
 
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
+    this.#ids = new IdDuties(maxIds);
   }
 
   /** An accepted event of type `type`: the warnings it gives, if any. */
   event(type: string, e: Rec): Warning[] | undefined {
+    const kind = KINDS.get(type);
+    if (kind === undefined) return undefined;
     try {
-      if (type === "RUN_STARTED") return this.#started(e);
-      if (type === "RUN_FINISHED") return this.#finished(e);
-      if (type === "RUN_ERROR") return usage(e, "RUN_ERROR", undefined);
+      switch (kind) {
+        case STARTED:
+          return this.#started(e);
+        case FINISHED:
+          return this.#finished(e);
+        case ERRORED:
+          return usage(e, "RUN_ERROR", undefined);
+        case CALL:
+          this.#call(e.toolCallId);
+          return this.#ids.toolStart(e);
+        case CHUNK:
+          this.#call(e.toolCallId);
+          return undefined;
+        case TEXT:
+          return this.#ids.textStart(e);
+        case REASONING:
+          return this.#ids.opened(e, "reasoning", "REASONING_MESSAGE_START");
+        case RESULT:
+          if (this.#calls.has(e.toolCallId as string)) {
+            this.#calls.set(e.toolCallId as string, true);
+          }
+          return this.#ids.result(e);
+        case ACTIVITY:
+          this.#created(e.messageId);
+          return this.#ids.opened(e, "activity", "ACTIVITY_SNAPSHOT");
+        case DELTA:
+          return this.#delta(e.messageId);
+        default:
+          return this.#snapshot(e);
+      }
     } catch {
       // A getter or a Proxy threw on a field the rules do not read: no duty is judged on it.
     }
     return undefined;
   }
 
+  /** Whether `weight` more fits in the stream's share of `maxIds`; counts it if so. */
+  #fits(weight: number): boolean {
+    if (this.#held + weight > this.#maxIds) return false;
+    this.#held += weight;
+    return true;
+  }
+
   #started(e: Rec): Warning[] | undefined {
+    // A new run: its calls are its own (a call of an earlier run counts only if re-opened).
+    this.#calls = new Map();
+    this.#callsHeld = 0;
+    this.#callsFull = false;
     let found: Warning[] | undefined;
     const threadId = e.threadId;
     const runId = e.runId;
     if (typeof threadId === "string") {
       if (this.#thread === undefined) this.#thread = threadId;
-      else found = this.#thread === threadId ? found : [this.#otherThread(threadId, "RUN_STARTED")];
+      else if (this.#thread !== threadId) found = [this.#otherThread(threadId, "RUN_STARTED")];
     }
     if (typeof runId === "string") {
       const thread = typeof threadId === "string" ? threadId : "";
@@ -66,15 +147,84 @@ export class RunDuties {
     else if (typeof version !== "string" || !PUBLISHED.test(version)) {
       found = add(found, notPublished(version));
     }
-    return found;
+    const input = e.input;
+    if (!isRecord(input)) return found;
+    return encryptedTypes(input.messages, "input.messages", "RUN_STARTED", found);
   }
 
   #remember(thread: string, runId: string, used: Set<string> | undefined): void {
-    const weight = weigh(runId) + (used === undefined ? weigh(thread) : 0);
-    if (this.#held + weight > this.#maxIds) return;
-    this.#held += weight;
+    if (!this.#fits(weigh(runId) + (used === undefined ? weigh(thread) : 0))) return;
     if (used === undefined) this.#runIds.set(thread, new Set([runId]));
     else used.add(runId);
+  }
+
+  /** A TOOL_CALL_START, or a chunk: the call's first one is when it was made. */
+  #call(id: unknown): void {
+    if (typeof id !== "string" || this.#calls.has(id) || this.#callsFull) return;
+    const weight = weigh(id);
+    if (this.#callsHeld + weight > this.#maxIds) {
+      this.#callsFull = true;
+      return;
+    }
+    this.#callsHeld += weight;
+    this.#calls.set(id, false);
+  }
+
+  #created(id: unknown): void {
+    if (typeof id === "string" && !this.#activities.has(id) && this.#fits(weigh(id))) {
+      this.#activities.add(id);
+    }
+  }
+
+  /** ACTIVITY_DELTA_WITHOUT_SNAPSHOT, per stream. */
+  #delta(id: unknown): Warning[] | undefined {
+    if (typeof id !== "string" || this.#activities.has(id)) return undefined;
+    return [
+      {
+        code: "ACTIVITY_DELTA_WITHOUT_SNAPSHOT",
+        text: `activity ${q(id)} was not created by a snapshot in this stream; 1.1 says "A producer MUST NOT send a delta for an activity message it has not created with a snapshot" (events/activity), and a client has no content to apply the patch to.`,
+        eventType: "ACTIVITY_DELTA",
+        field: "messageId",
+        subject: id,
+      },
+    ];
+  }
+
+  #snapshot(e: Rec): Warning[] | undefined {
+    const messages = e.messages;
+    if (Array.isArray(messages)) {
+      for (const m of messages) {
+        if (isRecord(m) && m.role === "activity") this.#created(m.id);
+      }
+    }
+    return encryptedTypes(messages, "messages", "MESSAGES_SNAPSHOT", this.#ids.snapshot(messages));
+  }
+
+  /** PENDING_TOOL_CALL_IDS_MISMATCH and _OMITTED, for a run that ends in success. */
+  #pending(outcome: unknown, found: Warning[] | undefined): Warning[] | undefined {
+    if (this.#callsFull) return found;
+    const type = isRecord(outcome) ? outcome.type : "success";
+    if (type !== "success") return found;
+    const pending: string[] = [];
+    for (const [id, answered] of this.#calls) if (!answered) pending.push(id);
+    const sent = isRecord(outcome) ? outcome.pendingToolCallIds : undefined;
+    // "Absent or empty means the producer named none" (the schema): only a list is compared.
+    if (Array.isArray(sent) && sent.length > 0) {
+      if (sent.length === pending.length && sent.every((id, i) => id === pending[i])) return found;
+      return add(found, {
+        code: "PENDING_TOOL_CALL_IDS_MISMATCH",
+        text: `pendingToolCallIds names ${names(sent)} but the run left ${pending.length === 0 ? "no call" : names(pending)} unanswered; 1.1 says "the list MUST contain exactly the tool calls the run started and did not answer with TOOL_CALL_RESULT", "in the order they were made" (events/tool-calls), and a UI waits for a tool that already answered, or never runs one that did not.`,
+        eventType: "RUN_FINISHED",
+        field: "outcome.pendingToolCallIds",
+      });
+    }
+    if (pending.length === 0) return found;
+    return add(found, {
+      code: "PENDING_TOOL_CALL_IDS_OMITTED",
+      text: `the run leaves ${names(pending)} unanswered but its outcome names no pendingToolCallIds; 1.1 says "A producer SHOULD send it when a run leaves calls pending" (events/tool-calls), and a client that reads the list takes the run for one with nothing left to do.`,
+      eventType: "RUN_FINISHED",
+      field: isRecord(outcome) ? "outcome.pendingToolCallIds" : "outcome",
+    });
   }
 
   #finished(e: Rec): Warning[] | undefined {
@@ -90,7 +240,7 @@ export class RunDuties {
       else if (type === "cancelled" && e.result !== undefined) found = add(found, CANCELLED);
       else if (type === "interrupt") found = duplicateInterrupt(outcome, found);
     }
-    return usage(e, "RUN_FINISHED", found);
+    return usage(e, "RUN_FINISHED", this.#pending(outcome, found));
   }
 
   #otherThread(threadId: string, eventType: string): Warning {
@@ -107,6 +257,51 @@ export class RunDuties {
 /** What an id weighs against `maxIds`, as the verifier weighs it (SPEC §17.1). */
 function weigh(id: string): number {
   return id.length <= 64 ? 1 : Math.ceil(id.length / 64);
+}
+
+/** A bounded list of ids for a message: `["c1", "c2"]`, the first few and how many more. */
+function names(ids: readonly unknown[]): string {
+  return `[${listed(ids.slice(0, 5).map(shown), ids.length)}]`;
+}
+
+/**
+ * ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE, on the messages of a snapshot or an input echo and on
+ * their tool calls.
+ */
+function encryptedTypes(
+  messages: unknown,
+  at: string,
+  eventType: string,
+  found: Warning[] | undefined,
+): Warning[] | undefined {
+  if (!Array.isArray(messages)) return found;
+  for (let i = 0; i < messages.length; i++) {
+    const m: unknown = messages[i];
+    if (!isRecord(m)) continue;
+    found = encryptedType(m, `${at}[${i}]`, eventType, found);
+    const calls = m.toolCalls;
+    if (!Array.isArray(calls)) continue;
+    for (let j = 0; j < calls.length; j++) {
+      const c: unknown = calls[j];
+      if (isRecord(c)) found = encryptedType(c, `${at}[${i}].toolCalls[${j}]`, eventType, found);
+    }
+  }
+  return found;
+}
+
+function encryptedType(
+  item: Rec,
+  at: string,
+  eventType: string,
+  found: Warning[] | undefined,
+): Warning[] | undefined {
+  if (item.encryptedValueType === undefined || item.encryptedValue !== undefined) return found;
+  return add(found, {
+    code: "ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE",
+    text: `${at} has an encryptedValueType but no encryptedValue; 1.1 says "A producer MUST NOT send encryptedValueType without encryptedValue" (events/reasoning), and a client that forwards the value to the model sends a type with nothing to decrypt.`,
+    eventType,
+    field: `${at}.encryptedValueType`,
+  });
 }
 
 function add(found: Warning[] | undefined, w: Warning): Warning[] {

@@ -93,6 +93,16 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   USAGE_TOTAL_MISMATCH: "A usage entry's totalTokens is not inputTokens plus outputTokens.",
   USAGE_PART_EXCEEDS_TOTAL:
     "A usage entry's cached, cache-write or reasoning count exceeds its total.",
+  MESSAGE_ID_NOT_UNIQUE: "One message id names two messages of a stream.",
+  TEXT_REOPEN_MISMATCH: "A re-opened text message changes its role, name or owner.",
+  TOOL_CALL_REOPEN_MISMATCH: "A re-opened tool call changes its name, parent message or owner.",
+  PENDING_TOOL_CALL_IDS_MISMATCH:
+    "A success outcome's pendingToolCallIds is not the run's unanswered tool calls, in order.",
+  PENDING_TOOL_CALL_IDS_OMITTED: "A run leaves tool calls unanswered without pendingToolCallIds.",
+  ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE:
+    "A message or tool call has encryptedValueType but no encryptedValue.",
+  ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
+    "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
   PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",
   PROTOCOL_VERSION_NOT_PUBLISHED: "RUN_STARTED's protocolVersion is not MAJOR.MINOR.",
 };

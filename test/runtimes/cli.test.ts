@@ -85,7 +85,13 @@ const MIXED = [
   { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "b" },
   { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "c" },
   { type: "STEP_FINISHED", stepName: "nope" },
-  { type: "RUN_FINISHED", threadId: T, runId: "another-run" },
+  // c1 is left to the application, and named so (no PENDING_TOOL_CALL_IDS_OMITTED).
+  {
+    type: "RUN_FINISHED",
+    threadId: T,
+    runId: "another-run",
+    outcome: { type: "success", pendingToolCallIds: ["c1"] },
+  },
 ];
 
 /** A valid run with one warning: its tool call's arguments are not JSON. */
@@ -94,7 +100,12 @@ const WARNED = [
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
   { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "{nope" },
   { type: "TOOL_CALL_END", toolCallId: "c1" },
-  { type: "RUN_FINISHED", threadId: T, runId: R },
+  {
+    type: "RUN_FINISHED",
+    threadId: T,
+    runId: R,
+    outcome: { type: "success", pendingToolCallIds: ["c1"] },
+  },
 ];
 
 /** A valid run whose only finding is the warning RUN_ID_MISMATCH. */
@@ -329,10 +340,15 @@ describe("a capture that breaks a rule", () => {
   });
 
   it("accepts a replayed thread: two runs in one stream (SPEC §9.6)", async () => {
-    // The second run has its own id: a replayed thread reuses none (RUN_ID_REUSED, §18.5).
-    const second = validRun().map((e) =>
-      e.type === "RUN_STARTED" || e.type === "RUN_FINISHED" ? { ...e, runId: "run-2" } : e,
-    );
+    // The second run has its own run, message and call ids: a replayed thread that
+    // re-streamed the first run's would reuse them (RUN_ID_REUSED, MESSAGE_ID_NOT_UNIQUE).
+    const second = validRun().map((e) => {
+      const renamed: Record<string, unknown> = { ...e };
+      for (const key of ["runId", "messageId", "toolCallId", "parentMessageId"]) {
+        if (typeof renamed[key] === "string") renamed[key] = `${renamed[key]}-2`;
+      }
+      return renamed;
+    });
     const events = [...validRun(), ...second];
     const file = await fixture("two-runs.jsonl", jsonl(events));
     const { code, stdout } = await cli([file, "--json"]);

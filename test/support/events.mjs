@@ -22,5 +22,7 @@ export const WARNED = [
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
   { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "{" },
   { type: "TOOL_CALL_END", toolCallId: "c1" },
+  // Answered, so that no call is left pending (PENDING_TOOL_CALL_IDS_OMITTED).
+  { type: "TOOL_CALL_RESULT", toolCallId: "c1", messageId: "t1", content: "done" },
   RF,
 ];
