@@ -836,3 +836,126 @@ describe('TOOL_CALL_REOPEN_MISMATCH (tool-calls: "A reopening start MUST agree w
     expect(found("TOOL_CALL_REOPEN_MISMATCH", inherits)).toEqual([]);
   });
 });
+
+describe('SUBAGENT_ANNOUNCED_AFTER_USE (subagents: "A producer that announces an invocation MUST do so before any event attributed to it")', () => {
+  const announce = (id: string): Ev => ({ type: "SUBAGENT_STARTED", subagentRunId: id, name: "n" });
+  const finish = (id: string): Ev => ({ type: "SUBAGENT_FINISHED", subagentRunId: id });
+
+  it("is given for an announcement after a tagged message, or after a tagged step", () => {
+    const message = [
+      RS(),
+      textStart("m1", { subagentRunId: "s1" }),
+      textEnd("m1", { subagentRunId: "s1" }),
+      announce("s1"),
+      finish("s1"),
+      RF(),
+    ];
+    expect(found("SUBAGENT_ANNOUNCED_AFTER_USE", message)).toEqual([[3, "subagentRunId"]]);
+    const step = [
+      RS(),
+      { type: "STEP_STARTED", stepName: "a", subagentRunId: "s1" },
+      announce("s1"),
+      { type: "STEP_FINISHED", stepName: "a", subagentRunId: "s1" },
+      finish("s1"),
+      RF(),
+    ];
+    expect(found("SUBAGENT_ANNOUNCED_AFTER_USE", step)).toEqual([[2, "subagentRunId"]]);
+    expect(first("SUBAGENT_ANNOUNCED_AFTER_USE", message)?.message).toContain(
+      'subagent "s1" is announced after events attributed to it in this run; 1.1 says "A producer that announces an invocation MUST do so before any event attributed to it" (events/subagents)',
+    );
+  });
+
+  it("is not given for provenance tags (CUSTOM, state), an earlier run's use, or a subagent never announced", () => {
+    const provenance = [
+      RS(),
+      { type: "CUSTOM", name: "x", value: 1, subagentRunId: "s1" },
+      { type: "STATE_SNAPSHOT", snapshot: {}, subagentRunId: "s1" },
+      announce("s1"),
+      finish("s1"),
+      RF(),
+    ];
+    expect(found("SUBAGENT_ANNOUNCED_AFTER_USE", provenance)).toEqual([]);
+    const earlier = [
+      RS(),
+      textStart("m1", { subagentRunId: "s1" }),
+      textEnd("m1"),
+      RF(),
+      RS({ runId: "r2" }),
+      announce("s1"),
+      finish("s1"),
+      RF({ runId: "r2" }),
+    ];
+    expect(found("SUBAGENT_ANNOUNCED_AFTER_USE", earlier)).toEqual([]);
+    // SPEC §9.1 (d): attribution without lifecycle events.
+    expect(
+      found("SUBAGENT_ANNOUNCED_AFTER_USE", [
+        RS(),
+        textStart("m1", { subagentRunId: "x" }),
+        textEnd("m1"),
+        RF(),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('SUBAGENT_EVENT_AFTER_TERMINAL (subagents: "A producer MUST NOT reuse a subagentRunId for a second invocation within a run")', () => {
+  const announce = (id: string): Ev => ({ type: "SUBAGENT_STARTED", subagentRunId: id, name: "n" });
+
+  it("is given for a tagged start, a first chunk or a new activity after the terminal event", () => {
+    const startAfter = [
+      RS(),
+      announce("s1"),
+      { type: "SUBAGENT_ERROR", subagentRunId: "s1", message: "x" },
+      textStart("m1", { subagentRunId: "s1" }),
+      textEnd("m1"),
+      RF(),
+    ];
+    expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", startAfter)).toEqual([[3, "subagentRunId"]]);
+    const chunk = [
+      RS(),
+      announce("s1"),
+      { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "x", subagentRunId: "s1" },
+      RF(),
+    ];
+    expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", chunk)).toEqual([[3, "subagentRunId"]]);
+    const activity = [
+      RS(),
+      announce("s1"),
+      { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
+      {
+        type: "ACTIVITY_SNAPSHOT",
+        messageId: "a1",
+        activityType: "PLAN",
+        content: {},
+        subagentRunId: "s1",
+      },
+      RF(),
+    ];
+    expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", activity)).toEqual([[3, "subagentRunId"]]);
+  });
+
+  it("is not given for continuing what was opened before (SPEC §9.1 (d)), nor in the next run", () => {
+    const continues = [
+      RS(),
+      announce("s1"),
+      textStart("m2", { subagentRunId: "s1" }),
+      { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m2", delta: "x", subagentRunId: "s1" },
+      textEnd("m2", { subagentRunId: "s1" }),
+      RF(),
+    ];
+    expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", continues)).toEqual([]);
+    const nextRun = [
+      RS(),
+      announce("s1"),
+      { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
+      RF(),
+      RS({ runId: "r2" }),
+      textStart("m1", { subagentRunId: "s1" }),
+      textEnd("m1"),
+      RF({ runId: "r2" }),
+    ];
+    expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", nextRun)).toEqual([]);
+  });
+});

@@ -14,6 +14,7 @@
 
 import { isRecord, listed, q, type Rec } from "../verify/verifier.ts";
 import { IdDuties } from "./duties-ids.ts";
+import { SubagentDuties } from "./duties-subagents.ts";
 import type { Warning } from "./warnings.ts";
 
 /** The outcome types 1.1's schema describes (`RunFinishedOutcome`). */
@@ -57,6 +58,8 @@ export class RunDuties {
   readonly #maxIds: number;
   /** The duties about message and tool-call ids (duties-ids.ts). */
   readonly #ids: IdDuties;
+  /** The duties about subagents (duties-subagents.ts). */
+  readonly #subagents: SubagentDuties;
   /** The first RUN_STARTED's `threadId`, when a string: the stream's thread. */
   #thread: string | undefined;
   /** Per thread, the run ids its runs used. */
@@ -74,47 +77,54 @@ export class RunDuties {
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
     this.#ids = new IdDuties(maxIds);
+    this.#subagents = new SubagentDuties(maxIds);
   }
 
   /** An accepted event of type `type`: the warnings it gives, if any. */
   event(type: string, e: Rec): Warning[] | undefined {
-    const kind = KINDS.get(type);
-    if (kind === undefined) return undefined;
     try {
-      switch (kind) {
-        case STARTED:
-          return this.#started(e);
-        case FINISHED:
-          return this.#finished(e);
-        case ERRORED:
-          return usage(e, "RUN_ERROR", undefined);
-        case CALL:
-          this.#call(e.toolCallId);
-          return this.#ids.toolStart(e);
-        case CHUNK:
-          this.#call(e.toolCallId);
-          return undefined;
-        case TEXT:
-          return this.#ids.textStart(e);
-        case REASONING:
-          return this.#ids.opened(e, "reasoning", "REASONING_MESSAGE_START");
-        case RESULT:
-          if (this.#calls.has(e.toolCallId as string)) {
-            this.#calls.set(e.toolCallId as string, true);
-          }
-          return this.#ids.result(e);
-        case ACTIVITY:
-          this.#created(e.messageId);
-          return this.#ids.opened(e, "activity", "ACTIVITY_SNAPSHOT");
-        case DELTA:
-          return this.#delta(e.messageId);
-        default:
-          return this.#snapshot(e);
-      }
+      const kind = KINDS.get(type);
+      if (kind === STARTED) this.#subagents.reset();
+      const own = kind === undefined ? undefined : this.#own(kind, e);
+      const sub = this.#subagents.event(type, e);
+      return sub === undefined ? own : own === undefined ? sub : [...own, ...sub];
     } catch {
       // A getter or a Proxy threw on a field the rules do not read: no duty is judged on it.
+      return undefined;
     }
-    return undefined;
+  }
+
+  #own(kind: number, e: Rec): Warning[] | undefined {
+    switch (kind) {
+      case STARTED:
+        return this.#started(e);
+      case FINISHED:
+        return this.#finished(e);
+      case ERRORED:
+        return usage(e, "RUN_ERROR", undefined);
+      case CALL:
+        this.#call(e.toolCallId);
+        return this.#ids.toolStart(e);
+      case CHUNK:
+        this.#call(e.toolCallId);
+        return undefined;
+      case TEXT:
+        return this.#ids.textStart(e);
+      case REASONING:
+        return this.#ids.opened(e, "reasoning", "REASONING_MESSAGE_START");
+      case RESULT:
+        if (this.#calls.has(e.toolCallId as string)) {
+          this.#calls.set(e.toolCallId as string, true);
+        }
+        return this.#ids.result(e);
+      case ACTIVITY:
+        this.#created(e.messageId);
+        return this.#ids.opened(e, "activity", "ACTIVITY_SNAPSHOT");
+      case DELTA:
+        return this.#delta(e.messageId);
+      default:
+        return this.#snapshot(e);
+    }
   }
 
   /** Whether `weight` more fits in the stream's share of `maxIds`; counts it if so. */

@@ -101,6 +101,9 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   PENDING_TOOL_CALL_IDS_OMITTED: "A run leaves tool calls unanswered without pendingToolCallIds.",
   ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE:
     "A message or tool call has encryptedValueType but no encryptedValue.",
+  SUBAGENT_ANNOUNCED_AFTER_USE:
+    "A SUBAGENT_STARTED comes after events attributed to that subagent.",
+  SUBAGENT_EVENT_AFTER_TERMINAL: "Something new is opened for a subagent after its terminal event.",
   ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
     "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
   PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",

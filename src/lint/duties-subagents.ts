@@ -1,0 +1,150 @@
+/**
+ * The producer duties of AG-UI 1.1 about subagents (SPEC §18.5), per run: an invocation is
+ * announced before any event attributed to it (`SUBAGENT_ANNOUNCED_AFTER_USE`), and nothing
+ * new is opened for it after its terminal event (`SUBAGENT_EVENT_AFTER_TERMINAL`). Neither
+ * breaks a rule (SPEC §9.1 (d) accepts both orders), so both are warnings.
+ *
+ * "Attributed" is a tagged opener or continuation of a message, tool call, reasoning
+ * message or span, activity or step; tags on `CUSTOM`, `RAW` and the state events are
+ * provenance and do not count. An opener is a `*_START`, `STEP_STARTED`, a first chunk of
+ * an id, or an `ACTIVITY_SNAPSHOT` that mints an activity new to the run.
+ *
+ * What it holds (SPEC §17), per run: the tags seen before their announcement, the finished
+ * subagents, and the chunk and activity ids that tell an opener from a continuation, each
+ * weighed like the verifier's ids; past `maxIds` nothing more is added, and an event it
+ * could not tell is not judged.
+ * @module
+ */
+
+import { q, type Rec } from "../verify/verifier.ts";
+import type { Warning } from "./warnings.ts";
+
+/** What an event is to attribution. */
+const OPENER = 1;
+const CONTINUATION = 2;
+const CHUNK = 3;
+const ACTIVITY = 4;
+const STARTED = 5;
+const CLOSED = 6;
+
+const ROLES = new Map<string, number>([
+  ["TEXT_MESSAGE_START", OPENER],
+  ["TOOL_CALL_START", OPENER],
+  ["REASONING_START", OPENER],
+  ["REASONING_MESSAGE_START", OPENER],
+  ["STEP_STARTED", OPENER],
+  ["TEXT_MESSAGE_CONTENT", CONTINUATION],
+  ["TEXT_MESSAGE_END", CONTINUATION],
+  ["TOOL_CALL_ARGS", CONTINUATION],
+  ["TOOL_CALL_END", CONTINUATION],
+  ["TOOL_CALL_RESULT", CONTINUATION],
+  ["REASONING_MESSAGE_CONTENT", CONTINUATION],
+  ["REASONING_MESSAGE_END", CONTINUATION],
+  ["REASONING_END", CONTINUATION],
+  ["REASONING_ENCRYPTED_VALUE", CONTINUATION],
+  ["ACTIVITY_DELTA", CONTINUATION],
+  ["STEP_FINISHED", CONTINUATION],
+  ["TEXT_MESSAGE_CHUNK", CHUNK],
+  ["TOOL_CALL_CHUNK", CHUNK],
+  ["REASONING_MESSAGE_CHUNK", CHUNK],
+  ["ACTIVITY_SNAPSHOT", ACTIVITY],
+  ["SUBAGENT_STARTED", STARTED],
+  ["SUBAGENT_FINISHED", CLOSED],
+  ["SUBAGENT_ERROR", CLOSED],
+]);
+
+/** The id a chunk or an activity streams by, and the letter that keeps each kind apart. */
+const KEYS: { readonly [type: string]: readonly [string, string] } = {
+  TEXT_MESSAGE_CHUNK: ["messageId", "t"],
+  TOOL_CALL_CHUNK: ["toolCallId", "c"],
+  REASONING_MESSAGE_CHUNK: ["messageId", "r"],
+  ACTIVITY_SNAPSHOT: ["messageId", "a"],
+};
+
+function weigh(id: string): number {
+  return id.length <= 64 ? 1 : Math.ceil(id.length / 64);
+}
+
+/** Watches one stream's subagent attribution, run by run. */
+export class SubagentDuties {
+  readonly #maxIds: number;
+  #held = 0;
+  /** Tags attributed in this run before (or without) their SUBAGENT_STARTED. */
+  #used = new Set<string>();
+  /** Subagents announced in this run. */
+  #announced = new Set<string>();
+  /** Subagents whose terminal event came in this run. */
+  #finished = new Set<string>();
+  /** Chunked ids and activities this run opened: a later one of them continues. */
+  #opened = new Set<string>();
+
+  constructor(maxIds: number) {
+    this.#maxIds = maxIds;
+  }
+
+  /** A new run: nothing of the last one counts (per run). */
+  reset(): void {
+    this.#held = 0;
+    this.#used = new Set();
+    this.#announced = new Set();
+    this.#finished = new Set();
+    this.#opened = new Set();
+  }
+
+  /** Adds `id` to `set` when it fits under `maxIds`; whether it is (now) held. */
+  #hold(set: Set<string>, id: string): boolean {
+    if (set.has(id)) return true;
+    const weight = weigh(id);
+    if (this.#held + weight > this.#maxIds) return false;
+    this.#held += weight;
+    set.add(id);
+    return true;
+  }
+
+  event(type: string, e: Rec): Warning[] | undefined {
+    const role = ROLES.get(type);
+    if (role === undefined) return undefined;
+    const tag = e.subagentRunId;
+    if (role === STARTED) return this.#started(tag);
+    if (role === CLOSED) {
+      if (typeof tag === "string") this.#hold(this.#finished, tag);
+      return undefined;
+    }
+    let opener = role === OPENER;
+    if (role === CHUNK || role === ACTIVITY) {
+      const [key, kind] = KEYS[type] ?? ["messageId", "t"];
+      const id = e[key];
+      if (typeof id !== "string") return undefined;
+      const scoped = `${kind}${id}`;
+      opener = !this.#opened.has(scoped);
+      if (opener && !this.#hold(this.#opened, scoped)) return undefined;
+    }
+    if (typeof tag !== "string") return undefined;
+    if (!this.#announced.has(tag)) this.#hold(this.#used, tag);
+    if (!opener || !this.#finished.has(tag)) return undefined;
+    return [
+      {
+        code: "SUBAGENT_EVENT_AFTER_TERMINAL",
+        text: `subagent ${q(tag)} already finished in this run, and this opens something new for it; 1.1 says "A producer MUST NOT reuse a subagentRunId for a second invocation within a run" (events/subagents), and a UI shows work under an invocation it already closed.`,
+        eventType: type,
+        field: "subagentRunId",
+        subject: tag,
+      },
+    ];
+  }
+
+  #started(tag: unknown): Warning[] | undefined {
+    if (typeof tag !== "string") return undefined;
+    this.#hold(this.#announced, tag);
+    if (!this.#used.has(tag)) return undefined;
+    return [
+      {
+        code: "SUBAGENT_ANNOUNCED_AFTER_USE",
+        text: `subagent ${q(tag)} is announced after events attributed to it in this run; 1.1 says "A producer that announces an invocation MUST do so before any event attributed to it" (events/subagents), and a UI that groups work by invocation has nowhere to put what came first.`,
+        eventType: "SUBAGENT_STARTED",
+        field: "subagentRunId",
+        subject: tag,
+      },
+    ];
+  }
+}
