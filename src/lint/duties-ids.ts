@@ -11,7 +11,7 @@
  * @module
  */
 
-import { isRecord, q, type Rec } from "../verify/verifier.ts";
+import { isRecord, q, type Rec, weight } from "../verify/verifier.ts";
 import type { Warning } from "./warnings.ts";
 
 /** A text message as its first start made it. */
@@ -29,10 +29,9 @@ interface Call {
   readonly owner: string | null;
 }
 
-/** What a string weighs against `maxIds`, as the verifier weighs ids (SPEC §17.1). */
+/** What a string weighs against `maxIds`, as the verifier weighs ids (SPEC §17.1); none for none. */
 function weigh(text: string | undefined): number {
-  if (text === undefined) return 0;
-  return text.length <= 64 ? 1 : Math.ceil(text.length / 64);
+  return text === undefined ? 0 : weight(text);
 }
 
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

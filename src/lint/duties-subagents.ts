@@ -16,7 +16,7 @@
  * @module
  */
 
-import { q, type Rec } from "../verify/verifier.ts";
+import { q, type Rec, weight as weigh } from "../verify/verifier.ts";
 import type { Warning } from "./warnings.ts";
 
 /** What an event is to attribution. */
@@ -60,10 +60,6 @@ const KEYS: { readonly [type: string]: readonly [string, string] } = {
   REASONING_MESSAGE_CHUNK: ["messageId", "r"],
   ACTIVITY_SNAPSHOT: ["messageId", "a"],
 };
-
-function weigh(id: string): number {
-  return id.length <= 64 ? 1 : Math.ceil(id.length / 64);
-}
 
 /** Watches one stream's subagent attribution, run by run. */
 export class SubagentDuties {

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { isRecord, listed, q, type Rec } from "../verify/verifier.ts";
+import { isRecord, listed, q, type Rec, weight as weigh } from "../verify/verifier.ts";
 import { IdDuties } from "./duties-ids.ts";
 import { SubagentDuties } from "./duties-subagents.ts";
 import type { Warning } from "./warnings.ts";
@@ -262,11 +262,6 @@ export class RunDuties {
       subject: threadId,
     };
   }
-}
-
-/** What an id weighs against `maxIds`, as the verifier weighs it (SPEC §17.1). */
-function weigh(id: string): number {
-  return id.length <= 64 ? 1 : Math.ceil(id.length / 64);
 }
 
 /** A bounded list of ids for a message: `["c1", "c2"]`, the first few and how many more. */

@@ -36,6 +36,7 @@ import {
 } from "./state.ts";
 import { Dropped, PassThrough, toVerifyError, Violation } from "./violations.ts";
 
+export { weight } from "./fields.ts";
 // What the linter (src/lint/) uses of the rules' machinery, and the phases the proxy
 // (src/http/) reads: from here, as `src/verify/` is one module at run time
 // (dist/verify/verifier.js), and a file of it has no module of its own.
