@@ -959,3 +959,51 @@ describe('SUBAGENT_EVENT_AFTER_TERMINAL (subagents: "A producer MUST NOT reuse a
     expect(found("SUBAGENT_EVENT_AFTER_TERMINAL", nextRun)).toEqual([]);
   });
 });
+
+describe('SUSPENDED_INTERRUPT_ID_UNKNOWN (schema: a suspended outcome\'s interruptIds are "the run-level interrupts this subagent raised itself")', () => {
+  const announce: Ev = { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "n" };
+  const suspend = (interruptIds: unknown[]): Ev => ({
+    type: "SUBAGENT_FINISHED",
+    subagentRunId: "s1",
+    outcome: { type: "suspended", interruptIds },
+  });
+  const interrupts = (...list: Array<Record<string, unknown>>) => ({
+    outcome: { type: "interrupt", interrupts: list },
+  });
+
+  it("is given for an id the run raised for another owner, for none, or when the run fails", () => {
+    const parents = [
+      RS(),
+      announce,
+      suspend(["i1", "i2"]),
+      RF(interrupts({ id: "i1", subagentRunId: "s1" }, { id: "i2" })),
+    ];
+    expect(found("SUSPENDED_INTERRUPT_ID_UNKNOWN", parents)).toEqual([[3, "outcome"]]);
+    expect(
+      found("SUSPENDED_INTERRUPT_ID_UNKNOWN", [RS(), announce, suspend(["i1"]), RF()]),
+    ).toEqual([[3, "outcome"]]);
+    expect(
+      found("SUSPENDED_INTERRUPT_ID_UNKNOWN", [RS(), announce, suspend(["i1"]), RE()]),
+    ).toEqual([[3, undefined]]);
+    expect(first("SUSPENDED_INTERRUPT_ID_UNKNOWN", parents)?.message).toContain(
+      'subagent "s1" suspended on interrupt ids ["i2"] that the run does not raise for it in an interrupt outcome; the schema says a suspended outcome\'s interruptIds are "the run-level interrupts this subagent raised itself"',
+    );
+  });
+
+  it("is not given for ids the run raised for the subagent, nor for a suspension without ids, nor twice after a late RUN_ERROR", () => {
+    const raised = [
+      RS(),
+      announce,
+      suspend(["i1"]),
+      RF(interrupts({ id: "i1", subagentRunId: "s1" })),
+      RE(),
+    ];
+    expect(found("SUSPENDED_INTERRUPT_ID_UNKNOWN", raised)).toEqual([]);
+    // "An invocation suspended because a descendant interrupted owns no interrupt of its own."
+    expect(found("SUSPENDED_INTERRUPT_ID_UNKNOWN", [RS(), announce, suspend([]), RF()])).toEqual(
+      [],
+    );
+    const late = [RS(), announce, suspend(["i1"]), RF(), RE()];
+    expect(found("SUSPENDED_INTERRUPT_ID_UNKNOWN", late)).toEqual([[3, "outcome"]]);
+  });
+});

@@ -1,8 +1,10 @@
 /**
  * The producer duties of AG-UI 1.1 about subagents (SPEC §18.5), per run: an invocation is
- * announced before any event attributed to it (`SUBAGENT_ANNOUNCED_AFTER_USE`), and nothing
- * new is opened for it after its terminal event (`SUBAGENT_EVENT_AFTER_TERMINAL`). Neither
- * breaks a rule (SPEC §9.1 (d) accepts both orders), so both are warnings.
+ * announced before any event attributed to it (`SUBAGENT_ANNOUNCED_AFTER_USE`), nothing
+ * new is opened for it after its terminal event (`SUBAGENT_EVENT_AFTER_TERMINAL`), and the
+ * interrupt ids it suspended on are interrupts the run raised for it
+ * (`SUSPENDED_INTERRUPT_ID_UNKNOWN`). None breaks a rule (SPEC §9.1 (d) accepts the first
+ * two orders), so all are warnings.
  *
  * "Attributed" is a tagged opener or continuation of a message, tool call, reasoning
  * message or span, activity or step; tags on `CUSTOM`, `RAW` and the state events are
@@ -16,7 +18,7 @@
  * @module
  */
 
-import { q, type Rec, weight as weigh } from "../verify/verifier.ts";
+import { isRecord, listed, q, type Rec, weight as weigh } from "../verify/verifier.ts";
 import type { Warning } from "./warnings.ts";
 
 /** What an event is to attribution. */
@@ -26,6 +28,8 @@ const CHUNK = 3;
 const ACTIVITY = 4;
 const STARTED = 5;
 const CLOSED = 6;
+const RUN_FINISHED = 7;
+const RUN_ERROR = 8;
 
 const ROLES = new Map<string, number>([
   ["TEXT_MESSAGE_START", OPENER],
@@ -51,6 +55,8 @@ const ROLES = new Map<string, number>([
   ["SUBAGENT_STARTED", STARTED],
   ["SUBAGENT_FINISHED", CLOSED],
   ["SUBAGENT_ERROR", CLOSED],
+  ["RUN_FINISHED", RUN_FINISHED],
+  ["RUN_ERROR", RUN_ERROR],
 ]);
 
 /** The id a chunk or an activity streams by, and the letter that keeps each kind apart. */
@@ -73,6 +79,8 @@ export class SubagentDuties {
   #finished = new Set<string>();
   /** Chunked ids and activities this run opened: a later one of them continues. */
   #opened = new Set<string>();
+  /** The interrupt ids each subagent suspended on in this run. */
+  #suspended = new Map<string, string[]>();
 
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
@@ -85,6 +93,7 @@ export class SubagentDuties {
     this.#announced = new Set();
     this.#finished = new Set();
     this.#opened = new Set();
+    this.#suspended = new Map();
   }
 
   /** Adds `id` to `set` when it fits under `maxIds`; whether it is (now) held. */
@@ -103,9 +112,11 @@ export class SubagentDuties {
     const tag = e.subagentRunId;
     if (role === STARTED) return this.#started(tag);
     if (role === CLOSED) {
-      if (typeof tag === "string") this.#hold(this.#finished, tag);
+      if (typeof tag === "string" && this.#hold(this.#finished, tag)) this.#suspend(tag, e.outcome);
       return undefined;
     }
+    if (role === RUN_FINISHED) return this.#unraised(e.outcome, "RUN_FINISHED");
+    if (role === RUN_ERROR) return this.#unraised(undefined, "RUN_ERROR");
     let opener = role === OPENER;
     if (role === CHUNK || role === ACTIVITY) {
       const [key, kind] = KEYS[type] ?? ["messageId", "t"];
@@ -127,6 +138,59 @@ export class SubagentDuties {
         subject: tag,
       },
     ];
+  }
+
+  /** A suspended outcome's interrupt ids, kept (within `maxIds`) for the run's end. */
+  #suspend(tag: string, outcome: unknown): void {
+    if (!isRecord(outcome) || outcome.type !== "suspended") return;
+    const ids = outcome.interruptIds;
+    if (!Array.isArray(ids)) return;
+    const kept: string[] = [];
+    for (const id of ids) {
+      if (typeof id !== "string") continue;
+      const weight = weigh(id);
+      if (this.#held + weight > this.#maxIds) break;
+      this.#held += weight;
+      kept.push(id);
+    }
+    if (kept.length > 0) this.#suspended.set(tag, kept);
+  }
+
+  /**
+   * SUSPENDED_INTERRUPT_ID_UNKNOWN: the ids each suspended subagent named that the run's
+   * interrupt outcome does not raise for it (all of them when the run ends without one).
+   */
+  #unraised(outcome: unknown, eventType: string): Warning[] | undefined {
+    const suspended = this.#suspended;
+    if (suspended.size === 0) return undefined;
+    // Judged once: a late RUN_ERROR after RUN_FINISHED does not judge them again.
+    this.#suspended = new Map();
+    const raised = new Set<string>();
+    if (isRecord(outcome) && outcome.type === "interrupt" && Array.isArray(outcome.interrupts)) {
+      for (const i of outcome.interrupts) {
+        if (isRecord(i) && typeof i.id === "string" && typeof i.subagentRunId === "string") {
+          raised.add(`${i.subagentRunId}\u0000${i.id}`);
+        }
+      }
+    }
+    let found: Warning[] | undefined;
+    for (const [tag, ids] of suspended) {
+      const unknown = ids.filter((id) => !raised.has(`${tag}\u0000${id}`));
+      if (unknown.length === 0) continue;
+      const shown = listed(
+        unknown.slice(0, 5).map((id) => q(id)),
+        unknown.length,
+      );
+      const w: Warning = {
+        code: "SUSPENDED_INTERRUPT_ID_UNKNOWN",
+        text: `subagent ${q(tag)} suspended on interrupt ids [${shown}] that the run ${eventType === "RUN_ERROR" ? "ends without raising (it failed)" : "does not raise for it in an interrupt outcome"}; the schema says a suspended outcome's interruptIds are "the run-level interrupts this subagent raised itself", and a client resuming the run finds nothing to answer for them.`,
+        eventType,
+        field: eventType === "RUN_ERROR" ? undefined : "outcome",
+        subject: tag,
+      };
+      found = found === undefined ? [w] : [...found, w];
+    }
+    return found;
   }
 
   #started(tag: unknown): Warning[] | undefined {

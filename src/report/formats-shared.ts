@@ -104,6 +104,8 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   SUBAGENT_ANNOUNCED_AFTER_USE:
     "A SUBAGENT_STARTED comes after events attributed to that subagent.",
   SUBAGENT_EVENT_AFTER_TERMINAL: "Something new is opened for a subagent after its terminal event.",
+  SUSPENDED_INTERRUPT_ID_UNKNOWN:
+    "A suspended subagent names interrupt ids the run's interrupt outcome does not raise for it.",
   ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
     "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
   PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",
