@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { verifyAll } from "../src/index.ts";
-import { type Finding, type LintOptions, lint } from "../src/lint/index.ts";
+import { type Finding, type LintOptions, lint, lintStream } from "../src/lint/index.ts";
 
 type Ev = { type: string } & Record<string, unknown>;
 
@@ -1005,5 +1005,71 @@ describe('SUSPENDED_INTERRUPT_ID_UNKNOWN (schema: a suspended outcome\'s interru
     );
     const late = [RS(), announce, suspend(["i1"]), RF(), RE()];
     expect(found("SUSPENDED_INTERRUPT_ID_UNKNOWN", late)).toEqual([[3, "outcome"]]);
+  });
+});
+
+describe('SSE_LINE_ENDINGS_NOT_LF (http-sse: "A producer MUST frame the stream with LF (\\n) line endings")', () => {
+  const RUN = [
+    RS(),
+    { type: "STEP_STARTED", stepName: "a" },
+    { type: "STEP_FINISHED", stepName: "a" },
+    RF(),
+  ];
+  /** The SSE of RUN with each event's line ends given (the first, second... event's). */
+  const sse = (ends: readonly string[]) =>
+    RUN.map((e, i) => {
+      const end = ends[i] ?? "\n";
+      return `data: ${JSON.stringify(e)}${end}${end}`;
+    }).join("");
+
+  /** [index, line, offset] of the finding, the same in chunks of 1, 2, 5 bytes and whole. */
+  async function lineEnds(
+    text: string,
+  ): Promise<Array<[number, number | undefined, number | undefined]>> {
+    const bytes = new TextEncoder().encode(text);
+    const seen = new Set<string>();
+    let last: Array<[number, number | undefined, number | undefined]> = [];
+    for (const size of [1, 2, 5, bytes.length]) {
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < bytes.length; i += size) c.enqueue(bytes.slice(i, i + size));
+          c.close();
+        },
+      });
+      const report = await lintStream(body);
+      expect(report.valid).toBe(true);
+      last = report.findings
+        .filter((f) => f.code === "SSE_LINE_ENDINGS_NOT_LF")
+        .map((f) => [f.index, f.line, f.offset]);
+      seen.add(JSON.stringify(last));
+    }
+    expect(seen.size).toBe(1);
+    return last;
+  }
+
+  it("is given once, at the event whose message holds the first CR, for CRLF and for CR alone", async () => {
+    const crlf = sse(["\r\n", "\r\n", "\r\n", "\r\n"]);
+    expect(await lineEnds(crlf)).toEqual([[0, 1, 0]]);
+    const third = sse(["\n", "\n", "\r\n", "\n"]);
+    // The third message starts after the first two, each `data: …` and a blank line.
+    const before = RUN.slice(0, 2)
+      .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+      .join("");
+    const offset = new TextEncoder().encode(before).length;
+    expect(await lineEnds(third)).toEqual([[2, 5, offset]]);
+    expect(await lineEnds(sse(["\n", "\r", "\r", "\r"]))).toEqual([[1, 3, expect.any(Number)]]);
+    const report = await lintStream(crlf);
+    expect(report.findings.find((f) => f.code === "SSE_LINE_ENDINGS_NOT_LF")?.message).toContain(
+      'RUN_STARTED at index 0: the stream\'s line ends include a CR (the first at byte 57); 1.1 says "A producer MUST frame the stream with LF (\\n) line endings" (basic/transports/http-sse)',
+    );
+  });
+
+  it("is not given for LF framing, a CR escaped inside JSON, or JSON Lines", async () => {
+    expect(await lineEnds(sse([]))).toEqual([]);
+    const escaped = `data: ${JSON.stringify({ ...RS(), note: "a\r\nb" })}\n\ndata: ${JSON.stringify(RF())}\n\n`;
+    expect(await lineEnds(escaped)).toEqual([]);
+    const jsonl = RUN.map((e) => `${JSON.stringify(e)}\r\n`).join("");
+    const report = await lintStream(jsonl);
+    expect(report.findings.filter((f) => f.code === "SSE_LINE_ENDINGS_NOT_LF")).toEqual([]);
   });
 });

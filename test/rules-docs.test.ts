@@ -128,9 +128,13 @@ function events(s: Section): unknown[] {
   return s.example.map((l) => JSON.parse(l));
 }
 
-/** The raw SSE of an sse block: its lines, each ended by LF. */
+/** The examples written with CRLF line ends (the section says so; markdown cannot show it). */
+const CRLF: ReadonlySet<string> = new Set(["SSE_LINE_ENDINGS_NOT_LF"]);
+
+/** The raw SSE of an sse block: its lines, each ended by LF (CRLF where the section says). */
 function sseText(s: Section): string {
-  return s.example.map((l) => `${l}\n`).join("");
+  const end = CRLF.has(s.code) ? "\r\n" : "\n";
+  return s.example.map((l) => `${l}${end}`).join("");
 }
 
 function thrownBy(run: () => void): unknown {

@@ -455,3 +455,12 @@ function exceeds(eventType: string, field: string, what: string): Warning {
     field,
   };
 }
+
+/** SSE_LINE_ENDINGS_NOT_LF: the input's first CR, at byte `offset` (the stream reader's). */
+export function lineEndsNotLf(offset: number, eventType: string | undefined): Warning {
+  return {
+    code: "SSE_LINE_ENDINGS_NOT_LF",
+    text: `the stream's line ends include a CR (the first at byte ${offset}); 1.1 says "A producer MUST frame the stream with LF (\\n) line endings" (basic/transports/http-sse), and @ag-ui/client 1.0.0's reader, which splits on LF, fails on the run.`,
+    eventType,
+  };
+}

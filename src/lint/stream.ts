@@ -7,6 +7,7 @@
 import { SseDecodeFailure } from "../errors.ts";
 import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
+import { lineEndsNotLf } from "./duties.ts";
 import { Linter } from "./linter.ts";
 import type { LintOptions, LintReport } from "./types.ts";
 import { ignoredLine } from "./warnings.ts";
@@ -14,6 +15,14 @@ import { ignoredLine } from "./warnings.ts";
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /** How many bytes may go by before the format must be told (blank lines, a BOM). */
 const SNIFF_LIMIT = 64 * 1024;
+const CR = 13;
+
+/** A value's `type`, when it is an event with a string one. */
+function typeOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === "string" ? type : undefined;
+}
 
 /**
  * The SSE decoder as the linter reads with it: a message whose data is not JSON is a
@@ -62,6 +71,10 @@ export class LintReader {
   #lines: JsonLines | undefined;
   #held: Uint8Array[] = [];
   #stopped = false;
+  /** SSE: the byte offset of the first CR fed to the decoder, or -1 (SSE_LINE_ENDINGS_NOT_LF). */
+  #cr = -1;
+  #fed = 0;
+  #crReported = false;
 
   constructor(options: LintOptions & { readonly format?: Format | undefined } = {}) {
     this.linter = new Linter(options);
@@ -105,6 +118,8 @@ export class LintReader {
         this.unterminated = this.#decoder.unfinished;
       } else end = this.#lines?.finish();
     }
+    // A CR after the last message (or in one the input cut off) is reported at the end.
+    if (!this.#stopped) this.#lineEnds(Number.POSITIVE_INFINITY, undefined, end);
     const report = this.linter.end(end);
     const format = this.format ?? "sse";
     const u = this.unterminated;
@@ -114,8 +129,24 @@ export class LintReader {
   }
 
   #feed(chunk: Uint8Array): void {
-    if (this.#decoder !== undefined) this.#decoder.push(chunk);
-    else this.#lines?.push(chunk);
+    if (this.#decoder !== undefined) {
+      if (this.#cr === -1) {
+        const at = chunk.indexOf(CR);
+        if (at !== -1) this.#cr = this.#fed + at;
+      }
+      this.#fed += chunk.length;
+      this.#decoder.push(chunk);
+    } else this.#lines?.push(chunk);
+  }
+
+  /**
+   * SSE_LINE_ENDINGS_NOT_LF, once per input: at the event whose message holds the first CR
+   * (the decoder has read up to `end`, the end of that message), or at the end of input.
+   */
+  #lineEnds(end: number, eventType: string | undefined, at: SsePosition | undefined): void {
+    if (this.#cr === -1 || this.#crReported || this.#cr >= end) return;
+    this.#crReported = true;
+    this.linter.warnAt(lineEndsNotLf(this.#cr, eventType), at);
   }
 
   #start(format: Format): void {
@@ -128,12 +159,17 @@ export class LintReader {
     const decoder: LintDecoder = new LintDecoder(
       (value) => {
         const overflow = value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW";
-        this.#value(
-          value,
-          overflow ? (decoder.unfinished ?? decoder.position) : decoder.messageStart,
-        );
+        const at = overflow ? (decoder.unfinished ?? decoder.position) : decoder.messageStart;
+        // A message too long to read stops the input where it starts: a CR in it, read or
+        // not depending on the chunks, is not judged.
+        const end = overflow ? at.offset : decoder.position.offset;
+        if (!this.#stopped) this.#lineEnds(end, typeOf(value), at);
+        this.#value(value, at);
       },
-      (failure) => linter.pushAt(failure, decoder.messageStart),
+      (failure) => {
+        this.#lineEnds(decoder.position.offset, undefined, decoder.messageStart);
+        linter.pushAt(failure, decoder.messageStart);
+      },
       (line, at) => linter.warnAt(ignoredLine(line), at),
       this.#max,
     );

@@ -42,6 +42,7 @@ export type WarningCode =
   | "SUBAGENT_ANNOUNCED_AFTER_USE"
   | "SUBAGENT_EVENT_AFTER_TERMINAL"
   | "SUSPENDED_INTERRUPT_ID_UNKNOWN"
+  | "SSE_LINE_ENDINGS_NOT_LF"
   | "ACTIVITY_DELTA_WITHOUT_SNAPSHOT";
 
 /** Every {@link WarningCode}: SPEC §18.2's, then §18.5's. */
@@ -73,6 +74,7 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
   "ACTIVITY_DELTA_WITHOUT_SNAPSHOT",
   "PROTOCOL_VERSION_MISSING",
   "PROTOCOL_VERSION_NOT_PUBLISHED",
+  "SSE_LINE_ENDINGS_NOT_LF",
 ]);
 
 /**

@@ -109,6 +109,7 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
     "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
   PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",
+  SSE_LINE_ENDINGS_NOT_LF: "The SSE stream has a CR line end; AG-UI 1.1 frames with LF only.",
   PROTOCOL_VERSION_NOT_PUBLISHED: "RUN_STARTED's protocolVersion is not MAJOR.MINOR.",
 };
 

@@ -216,13 +216,13 @@ describe("a valid capture", () => {
     const file = await fixture("cr.sse", `\uFEFF${body}`);
     const { code, stdout } = await cli([file, "--json"]);
     expect(code).toBe(0);
-    // Comments and `event:` lines are SSE: no SSE_LINE_IGNORED.
-    expect(one(stdout)).toMatchObject({
-      valid: true,
-      events: 21,
-      input: { format: "sse" },
-      findings: [],
-    });
+    // Comments and `event:` lines are SSE: no SSE_LINE_IGNORED. The CR line ends are read,
+    // and are the one warning 1.1 gives them (SSE_LINE_ENDINGS_NOT_LF, at the first event).
+    const report = one(stdout);
+    expect(report).toMatchObject({ valid: true, events: 21, input: { format: "sse" } });
+    expect(report.findings.map((f: { code: string; index: number }) => [f.code, f.index])).toEqual([
+      ["SSE_LINE_ENDINGS_NOT_LF", 0],
+    ]);
   });
 
   it("reads stdin with -", async () => {
@@ -413,7 +413,9 @@ describe("a capture that breaks a rule", () => {
     const offset = utf8.encode(
       `: recorded\r\n\r\n${sse(events.slice(0, VIOLATION_PREFIX), true)}`,
     ).length;
-    expect(one(stdout).findings).toEqual([
+    const findings = one(stdout).findings as { code: string }[];
+    // The CRLF framing is also a warning (SSE_LINE_ENDINGS_NOT_LF), placed by its own test.
+    expect(findings.filter((f) => f.code !== "SSE_LINE_ENDINGS_NOT_LF")).toEqual([
       expect.objectContaining({
         code: "TEXT_MESSAGE_NOT_OPEN",
         line: 2 * VIOLATION_PREFIX + 3,
@@ -530,6 +532,13 @@ describe("positions do not depend on chunk boundaries", () => {
     const bytes = utf8.encode(`${prefix}${sse(violationRun().slice(VIOLATION_PREFIX), true)}`);
     const bomSplit = place([bytes.subarray(0, 2), bytes.subarray(2)]);
     expect(bomSplit.report.findings).toEqual([
+      // The first CR ends the comment: the warning goes to the first event, where it starts.
+      expect.objectContaining({
+        code: "SSE_LINE_ENDINGS_NOT_LF",
+        index: 0,
+        line: 3,
+        offset: utf8.encode("\uFEFF: recorded\r\n\r\n").length,
+      }),
       expect.objectContaining({
         code: "TEXT_MESSAGE_NOT_OPEN",
         line: 2 * VIOLATION_PREFIX + 3,

@@ -117,19 +117,45 @@ function lastLine(text: string): number {
   return parts[parts.length - 1] === "" ? Math.max(parts.length - 1, 1) : parts.length;
 }
 
-/** The library's findings for `values`, each placed on the line its event starts. */
-function findings(values: unknown[], text: string, lines: readonly number[]): Found[] {
-  return lint(values).findings.map((f) => ({
+/**
+ * The library's findings for `values`, each placed on the line its event starts; for SSE
+ * with a CR, also SSE_LINE_ENDINGS_NOT_LF (which only a stream reader sees), at the event
+ * whose message holds the first CR, found before that event's own findings.
+ */
+function findings(
+  values: unknown[],
+  text: string,
+  lines: readonly number[],
+  sse: boolean,
+): Found[] {
+  const place = (index: number) => (index >= values.length ? lastLine(text) : (lines[index] ?? -1));
+  const found: Array<Found & { index: number }> = lint(values).findings.map((f) => ({
+    index: f.index,
     code: f.code,
     severity: f.severity,
-    line: f.index >= values.length ? lastLine(text) : (lines[f.index] ?? -1),
+    line: place(f.index),
     field: f.field ?? null,
   }));
+  if (sse && text.includes("\r")) {
+    // encodeSse frames the whole text with one line end, so the first CR ends the first
+    // line: a comment before the first event, or that event's own first line.
+    const index = 0;
+    const at = found.findIndex((f) => f.index >= index);
+    const lineEnds = {
+      index,
+      code: "SSE_LINE_ENDINGS_NOT_LF",
+      severity: "warning",
+      line: place(index),
+      field: null,
+    };
+    found.splice(at === -1 ? found.length : at, 0, lineEnds);
+  }
+  return found.map(({ index: _index, ...f }) => f);
 }
 
 /** The verdict and the findings of one input. */
-function judged(values: unknown[], text: string, lines: readonly number[]) {
-  return { verdict: verdict(values, text, lines), findings: findings(values, text, lines) };
+function judged(values: unknown[], text: string, lines: readonly number[], sse: boolean) {
+  return { verdict: verdict(values, text, lines), findings: findings(values, text, lines, sse) };
 }
 
 function verdict(values: unknown[], text: string, lines: readonly number[]): Verdict {
@@ -204,7 +230,7 @@ function har(name: string, n: number): { text: string; inputs: Input[]; skipped:
     const vals = values();
     const { text, lines } = encodeSse(vals);
     const base64 = rand(2) === 0;
-    inputs.push({ name: `${name}: POST ${url} ${started}`, ...judged(vals, text, lines) });
+    inputs.push({ name: `${name}: POST ${url} ${started}`, ...judged(vals, text, lines, true) });
     entries.push({
       startedDateTime: started,
       time: 50,
@@ -280,18 +306,18 @@ beforeAll(async () => {
       const vals = values();
       const encoded = encodeSse(vals);
       text = encoded.text;
-      input = { name: path, ...judged(vals, text, encoded.lines) };
+      input = { name: path, ...judged(vals, text, encoded.lines, true) };
     } else if (kind < 7) {
       path = `${dir}/cut-${i}.sse`;
       const cut = truncatedSse();
       text = cut.text;
-      input = { name: path, ...judged(cut.values, text, cut.lines) };
+      input = { name: path, ...judged(cut.values, text, cut.lines, true) };
     } else {
       path = `${dir}/events-${i}.${kind === 9 ? "ndjson" : "jsonl"}`;
       const vals = values().filter((v) => !(v instanceof SseDecodeFailure));
       const encoded = encodeJsonl(vals);
       text = encoded.text;
-      input = { name: path, ...judged(vals, text, encoded.lines) };
+      input = { name: path, ...judged(vals, text, encoded.lines, false) };
     }
     await write(path, text);
     files.push({ path, inputs: [input] });
