@@ -9,6 +9,7 @@
 
 import process from "node:process";
 import { parentPort, Worker } from "node:worker_threads";
+import type { LintOptions } from "../lint/types.ts";
 import type { LintedInput } from "../report/formats-shared.ts";
 import type { Outcome } from "../report/summary.ts";
 import { type HarStream, readHar, readHarStream } from "./har.ts";
@@ -53,9 +54,13 @@ function harOutcome(
   options: ReadOptions,
 ): Outcome {
   const inputs: LintedInput[] = [];
-  for (const { url, body, problem } of har.streams) {
+  for (const stream of har.streams) {
+    const { url, body, problem } = stream;
+    // The request the stream answers turns on the request checks (SPEC §18.5).
+    const request = stream.request as LintOptions["request"];
+    const read = request === undefined ? options : { ...options, request };
     inputs.push(
-      body === undefined ? { name: path, url, problem } : lintBytes(body, path, url, options),
+      body === undefined ? { name: path, url, problem } : lintBytes(body, path, url, read),
     );
   }
   if (inputs.length === 0) {

@@ -12,10 +12,23 @@ import { clip } from "../report/safe.ts";
 import { ioMessage, messageOf, UsageError } from "./problems.ts";
 import { openRegular, type Source } from "./read.ts";
 
-/** One SSE response of a HAR file: its body, or why there is none to check. */
+/**
+ * One SSE response of a HAR file: its body, or why there is none to check; with the
+ * request's body when it is a JSON object (the run's `RunAgentInput`, SPEC §18.5).
+ */
 export type HarStream =
-  | { readonly url: string; readonly body: Uint8Array; readonly problem?: undefined }
-  | { readonly url: string; readonly body?: undefined; readonly problem: string };
+  | {
+      readonly url: string;
+      readonly body: Uint8Array;
+      readonly problem?: undefined;
+      readonly request?: Record<string, unknown> | undefined;
+    }
+  | {
+      readonly url: string;
+      readonly body?: undefined;
+      readonly problem: string;
+      readonly request?: undefined;
+    };
 
 /**
  * The largest HAR file read: 256 MiB, or an eighth of the JavaScript heap when that is
@@ -96,6 +109,19 @@ export async function readHarStream(
   return parseHar(Buffer.concat(parts).toString("utf8"), path);
 }
 
+/** A request body that is a JSON object, parsed; undefined for any other. */
+function runInput(body: unknown): Record<string, unknown> | undefined {
+  if (typeof body !== "string") return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The event streams of a HAR file's text. */
 function parseHar(
   content: string,
@@ -126,7 +152,11 @@ function parseHar(
         continue;
       }
       const base64 = get(content, "encoding") === "base64";
-      yield { url: what, body: Buffer.from(body, base64 ? "base64" : "utf8") };
+      yield {
+        url: what,
+        body: Buffer.from(body, base64 ? "base64" : "utf8"),
+        request: runInput(get(get(request, "postData"), "text")),
+      };
     }
   };
   return { streams: streams(), skipped: entries.length - sse.length };
