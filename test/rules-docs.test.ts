@@ -114,7 +114,26 @@ const LINT_OPTIONS: {
     options: { severity: { PROTOCOL_VERSION_MISSING: "warning" } },
     says: "`--severity PROTOCOL_VERSION_MISSING=warning`",
   },
+  ...withRequest(
+    "FRONTEND_TOOL_ANSWERED",
+    '{"threadId":"t1","runId":"r1","tools":[{"name":"confirm","description":"Ask the user","parameters":{}}]}',
+  ),
+  ...withRequest("REQUESTED_RUN_ID_MISMATCH", '{"threadId":"t1","runId":"r2"}'),
+  ...withRequest(
+    "STATE_DELTA_WRONG_BASELINE",
+    '{"threadId":"t1","runId":"r1","state":{"count":1}}',
+  ),
 };
+
+/** A request check's example: the request it is linted with, as its section shows it. */
+function withRequest(code: string, request: string) {
+  return {
+    [code]: {
+      options: { request: JSON.parse(request) },
+      says: `The example's request: \`${request}\``,
+    },
+  };
+}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {

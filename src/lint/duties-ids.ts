@@ -46,15 +46,97 @@ export class IdDuties {
   readonly #minted = new Set<string>();
   readonly #texts = new Map<string, Text>();
   readonly #calls = new Map<string, Call>();
+  /** Tool calls known otherwise: by chunk, in a snapshot or in the input echo. */
+  readonly #otherCalls = new Set<string>();
+  /** Messages of the input echo. */
+  readonly #echoed = new Set<string>();
+  /** Something did not fit: an id not found may be one not recorded. */
+  #full = false;
 
   constructor(maxIds: number) {
     this.#maxIds = maxIds;
   }
 
   #fits(weight: number): boolean {
-    if (this.#held + weight > this.#maxIds) return false;
+    if (this.#held + weight > this.#maxIds) {
+      this.#full = true;
+      return false;
+    }
     this.#held += weight;
     return true;
+  }
+
+  /** Adds `id` to `set` when it fits. */
+  #hold(set: Set<string>, id: unknown): void {
+    if (typeof id === "string" && !set.has(id) && this.#fits(weigh(id))) set.add(id);
+  }
+
+  /** Whether `id` names a tool call the stream (or its input echo) holds. */
+  #isCall(id: string): boolean {
+    return this.#calls.has(id) || this.#otherCalls.has(id);
+  }
+
+  /** A chunk: the message or call it streams is known from now on. */
+  chunk(type: string, e: Rec): void {
+    if (type === "TOOL_CALL_CHUNK") {
+      if (!this.#calls.has(e.toolCallId as string)) this.#hold(this.#otherCalls, e.toolCallId);
+      return;
+    }
+    const id = e.messageId;
+    if (typeof id !== "string" || this.#kinds.has(id)) return;
+    const kind = type === "TEXT_MESSAGE_CHUNK" ? (str(e.role) ?? "assistant") : "reasoning";
+    if (this.#fits(weigh(id))) this.#kinds.set(id, kind);
+  }
+
+  /** The messages of a RUN_STARTED's input echo, and their tool calls. */
+  echo(messages: unknown): void {
+    if (!Array.isArray(messages)) return;
+    for (const m of messages) {
+      if (!isRecord(m)) continue;
+      this.#hold(this.#echoed, m.id);
+      this.#toolCalls(m.toolCalls);
+    }
+  }
+
+  #toolCalls(calls: unknown): void {
+    if (!Array.isArray(calls)) return;
+    for (const c of calls) {
+      if (isRecord(c) && !this.#calls.has(c.id as string)) this.#hold(this.#otherCalls, c.id);
+    }
+  }
+
+  /**
+   * ENCRYPTED_VALUE_UNKNOWN_ENTITY: an entity id naming nothing the stream or its input echo
+   * holds, an activity, or the other kind than `subtype` says. Other subtypes are not judged.
+   */
+  encrypted(e: Rec): Warning[] | undefined {
+    const subtype = e.subtype;
+    const id = e.entityId as string;
+    let what: string;
+    if (subtype === "message") {
+      const kind = this.#kinds.get(id);
+      if (kind === undefined) {
+        if (this.#echoed.has(id)) return undefined;
+        if (this.#isCall(id)) what = "a tool call, not a message";
+        else if (this.#full) return undefined;
+        else what = "no message the stream or its input holds";
+      } else if (kind === "activity") what = "an activity, which carries no encrypted value";
+      else return undefined;
+    } else if (subtype === "tool-call") {
+      if (this.#isCall(id)) return undefined;
+      if (this.#kinds.has(id) || this.#echoed.has(id)) what = "a message, not a tool call";
+      else if (this.#full) return undefined;
+      else what = "no tool call the stream or its input holds";
+    } else return undefined;
+    return [
+      {
+        code: "ENCRYPTED_VALUE_UNKNOWN_ENTITY",
+        text: `entityId ${q(id)} (subtype ${q(subtype)}) names ${what}; 1.1 says an encrypted value whose entityId "names nothing the consumer knows cannot be stored where it belongs" and a consumer "SHOULD warn and MAY drop it" (events/reasoning), so the value never returns to the producer.`,
+        eventType: "REASONING_ENCRYPTED_VALUE",
+        field: "entityId",
+        subject: id,
+      },
+    ];
   }
 
   /** The kind `id` is recorded as, or records it (when it fits). */
@@ -154,6 +236,7 @@ export class IdDuties {
     for (let i = 0; i < messages.length; i++) {
       const m: unknown = messages[i];
       if (!isRecord(m)) continue;
+      this.#toolCalls(m.toolCalls);
       const id = m.id;
       const role = m.role;
       if (typeof id !== "string" || typeof role !== "string") continue;

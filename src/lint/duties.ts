@@ -13,7 +13,9 @@
  */
 
 import { isRecord, listed, q, type Rec, weight as weigh } from "../verify/verifier.ts";
+import { ChunkDuties } from "./duties-chunks.ts";
 import { IdDuties } from "./duties-ids.ts";
+import { type LateWarning, RequestDuties } from "./duties-request.ts";
 import { SubagentDuties } from "./duties-subagents.ts";
 import type { Warning } from "./warnings.ts";
 
@@ -37,6 +39,8 @@ const SNAPSHOT = 8;
 const TEXT = 9;
 const REASONING = 10;
 const CHUNK = 11;
+const MESSAGE_CHUNK = 12;
+const ENCRYPTED = 13;
 
 /** The event types a duty looks at; the others cost one look-up. */
 const KINDS = new Map<string, number>([
@@ -45,6 +49,9 @@ const KINDS = new Map<string, number>([
   ["RUN_ERROR", ERRORED],
   ["TOOL_CALL_START", CALL],
   ["TOOL_CALL_CHUNK", CHUNK],
+  ["TEXT_MESSAGE_CHUNK", MESSAGE_CHUNK],
+  ["REASONING_MESSAGE_CHUNK", MESSAGE_CHUNK],
+  ["REASONING_ENCRYPTED_VALUE", ENCRYPTED],
   ["TEXT_MESSAGE_START", TEXT],
   ["REASONING_MESSAGE_START", REASONING],
   ["TOOL_CALL_RESULT", RESULT],
@@ -60,8 +67,14 @@ export class RunDuties {
   readonly #ids: IdDuties;
   /** The duties about subagents (duties-subagents.ts). */
   readonly #subagents: SubagentDuties;
-  /** The first RUN_STARTED's `threadId`, when a string: the stream's thread. */
+  /** The duty about the two spellings of an item (duties-chunks.ts). */
+  readonly #chunks = new ChunkDuties();
+  /** The duties against the run's request, when it is known (duties-request.ts). */
+  readonly #request: RequestDuties | undefined;
+  /** The request's `threadId`, or else the first RUN_STARTED's, when a string: the stream's thread. */
   #thread: string | undefined;
+  /** Whether `#thread` is the request's. */
+  readonly #requested: boolean;
   /** Per thread, the run ids its runs used. */
   readonly #runIds = new Map<string, Set<string>>();
   /** The activity ids the stream created with a snapshot. */
@@ -74,24 +87,37 @@ export class RunDuties {
   /** A call of this run did not fit: the pending list is not judged. */
   #callsFull = false;
 
-  constructor(maxIds: number) {
+  /** `request`: the run's `RunAgentInput`, when known (SPEC §18.5's "(request)" checks). */
+  constructor(maxIds: number, request?: unknown) {
     this.#maxIds = maxIds;
     this.#ids = new IdDuties(maxIds);
     this.#subagents = new SubagentDuties(maxIds);
+    const known = isRecord(request);
+    this.#request = known ? new RequestDuties(request, maxIds) : undefined;
+    const thread = known ? request.threadId : undefined;
+    this.#requested = typeof thread === "string";
+    if (typeof thread === "string") this.#thread = thread;
   }
 
-  /** An accepted event of type `type`: the warnings it gives, if any. */
-  event(type: string, e: Rec): Warning[] | undefined {
+  /** An accepted event of type `type`, at `index`: the warnings it gives, if any. */
+  event(type: string, e: Rec, index: number): Warning[] | undefined {
     try {
       const kind = KINDS.get(type);
       if (kind === STARTED) this.#subagents.reset();
-      const own = kind === undefined ? undefined : this.#own(kind, e);
-      const sub = this.#subagents.event(type, e);
-      return sub === undefined ? own : own === undefined ? sub : [...own, ...sub];
+      let found = kind === undefined ? undefined : this.#own(kind, e);
+      found = join(found, this.#subagents.event(type, e));
+      found = join(found, this.#chunks.event(type, e));
+      if (this.#request !== undefined) found = join(found, this.#request.event(type, e, index));
+      return found;
     } catch {
       // A getter or a Proxy threw on a field the rules do not read: no duty is judged on it.
       return undefined;
     }
+  }
+
+  /** The duties judged at the end of input. */
+  end(): LateWarning | undefined {
+    return this.#request?.end();
   }
 
   #own(kind: number, e: Rec): Warning[] | undefined {
@@ -107,7 +133,13 @@ export class RunDuties {
         return this.#ids.toolStart(e);
       case CHUNK:
         this.#call(e.toolCallId);
+        this.#ids.chunk("TOOL_CALL_CHUNK", e);
         return undefined;
+      case MESSAGE_CHUNK:
+        this.#ids.chunk(e.type as string, e);
+        return undefined;
+      case ENCRYPTED:
+        return this.#ids.encrypted(e);
       case TEXT:
         return this.#ids.textStart(e);
       case REASONING:
@@ -159,6 +191,7 @@ export class RunDuties {
     }
     const input = e.input;
     if (!isRecord(input)) return found;
+    this.#ids.echo(input.messages);
     return encryptedTypes(input.messages, "input.messages", "RUN_STARTED", found);
   }
 
@@ -256,12 +289,17 @@ export class RunDuties {
   #otherThread(threadId: string, eventType: string): Warning {
     return {
       code: "THREAD_ID_MISMATCH",
-      text: `threadId ${q(threadId)} is not the stream's thread ${q(this.#thread ?? "")}; 1.1 says every run on the stream carries the input's threadId on RUN_STARTED and RUN_FINISHED (basic/run-input), and a client files this run under another thread.`,
+      text: `threadId ${q(threadId)} is not the ${this.#requested ? "request's" : "stream's"} thread ${q(this.#thread ?? "")}; 1.1 says every run on the stream carries the input's threadId on RUN_STARTED and RUN_FINISHED (basic/run-input), and a client files this run under another thread.`,
       eventType,
       field: "threadId",
       subject: threadId,
     };
   }
+}
+
+/** Both lists of warnings, as one. */
+function join(a: Warning[] | undefined, b: Warning[] | undefined): Warning[] | undefined {
+  return b === undefined ? a : a === undefined ? b : [...a, ...b];
 }
 
 /** A bounded list of ids for a message: `["c1", "c2"]`, the first few and how many more. */

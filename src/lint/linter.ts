@@ -73,6 +73,8 @@ export class Linter {
   /** The last events pushed, for the first error's context. */
   readonly #recent: unknown[] = [];
   #firstError = true;
+  /** Where the last RUN_STARTED starts: the index of a finding judged at the end of input. */
+  #startPlace: Place | undefined;
   #index = 0;
   #errors = 0;
   #warnings = 0;
@@ -83,7 +85,7 @@ export class Linter {
   constructor(options: LintOptions = {}) {
     this.#verifier = new Verifier({ ...options, [GOING_ON]: true });
     this.#watch = new ClientWatch(options);
-    this.#duties = new RunDuties(this.#watch.maxIds);
+    this.#duties = new RunDuties(this.#watch.maxIds, options.request);
     this.#overrides = options.severity;
     const max = options.maxFindings ?? DEFAULT_MAX_FINDINGS;
     if (typeof max !== "number" || !(max >= 0)) {
@@ -122,7 +124,8 @@ export class Linter {
       }
       // Accepted, so a record with a string type (SPEC §18.5's duties).
       const e = event as { readonly type: string } & Record<string, unknown>;
-      const duties = this.#duties.event(e.type, e);
+      if (place !== undefined && e.type === "RUN_STARTED") this.#startPlace = place;
+      const duties = this.#duties.event(e.type, e, index);
       if (duties !== undefined) {
         for (const w of duties) found = this.#warning(w, index, place, found);
       }
@@ -152,6 +155,13 @@ export class Linter {
     } catch (thrown) {
       if (!(thrown instanceof Dropped)) throw thrown;
       this.#error(thrown, place, undefined);
+    }
+    const late = this.#duties.end();
+    // Judged at the end of input, found at the last RUN_STARTED.
+    if (late !== undefined) {
+      this.#warning(late.warning, late.index, this.#startPlace, undefined);
+      // Findings stay in index order (a stable sort keeps the order found among equals).
+      this.#entries.sort((a, b) => a.index - b.index);
     }
     this.#ended = {
       findings: this.#entries,

@@ -23,6 +23,11 @@ export interface PatchFailure {
   readonly reason: string;
 }
 
+/** A failure in a message's words: which operation, and why. */
+export function describeFailure(f: PatchFailure): string {
+  return f.at < 0 ? f.reason : `operation ${f.at}, ${f.reason}`;
+}
+
 /** The operations the library writes nothing but the document for. */
 const STANDARD: ReadonlySet<unknown> = new Set([
   "add",

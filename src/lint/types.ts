@@ -5,6 +5,7 @@
  */
 
 import type { VerifyErrorCode } from "../errors.ts";
+import type { RunAgentInput } from "../events/index.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import type { VerifierOptions } from "../verify/verifier.ts";
 
@@ -43,7 +44,12 @@ export type WarningCode =
   | "SUBAGENT_EVENT_AFTER_TERMINAL"
   | "SUSPENDED_INTERRUPT_ID_UNKNOWN"
   | "SSE_LINE_ENDINGS_NOT_LF"
-  | "ACTIVITY_DELTA_WITHOUT_SNAPSHOT";
+  | "ACTIVITY_DELTA_WITHOUT_SNAPSHOT"
+  | "CHUNK_TRIAD_MIXED"
+  | "ENCRYPTED_VALUE_UNKNOWN_ENTITY"
+  | "FRONTEND_TOOL_ANSWERED"
+  | "REQUESTED_RUN_ID_MISMATCH"
+  | "STATE_DELTA_WRONG_BASELINE";
 
 /** Every {@link WarningCode}: SPEC §18.2's, then §18.5's. */
 export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.freeze([
@@ -67,7 +73,9 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
   "PENDING_TOOL_CALL_IDS_OMITTED",
   "TEXT_REOPEN_MISMATCH",
   "TOOL_CALL_REOPEN_MISMATCH",
+  "CHUNK_TRIAD_MIXED",
   "ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE",
+  "ENCRYPTED_VALUE_UNKNOWN_ENTITY",
   "SUBAGENT_ANNOUNCED_AFTER_USE",
   "SUBAGENT_EVENT_AFTER_TERMINAL",
   "SUSPENDED_INTERRUPT_ID_UNKNOWN",
@@ -75,6 +83,9 @@ export const WARNING_CODES: readonly WarningCode[] = /* @__PURE__ */ Object.free
   "PROTOCOL_VERSION_MISSING",
   "PROTOCOL_VERSION_NOT_PUBLISHED",
   "SSE_LINE_ENDINGS_NOT_LF",
+  "FRONTEND_TOOL_ANSWERED",
+  "REQUESTED_RUN_ID_MISMATCH",
+  "STATE_DELTA_WRONG_BASELINE",
 ]);
 
 /**
@@ -119,6 +130,13 @@ export interface LintOptions extends VerifierOptions, DecoderOptions {
   severity?: { readonly [code: string]: Severity | "off" } | undefined;
   /** The most findings a report keeps (default 1,000); the rest are counted in `omitted`. */
   maxFindings?: number | undefined;
+  /**
+   * The request the stream answers (its `RunAgentInput`), when known: turns on SPEC §18.5's
+   * request checks (`FRONTEND_TOOL_ANSWERED`, `REQUESTED_RUN_ID_MISMATCH`,
+   * `STATE_DELTA_WRONG_BASELINE`, and `THREAD_ID_MISMATCH` against its `threadId`). The
+   * command reads it from a HAR entry's request body.
+   */
+  request?: RunAgentInput | undefined;
 }
 
 /** Everything one input gave. */

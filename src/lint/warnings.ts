@@ -21,7 +21,7 @@ import {
   type RunPhase,
 } from "./client-rules.ts";
 import { JsonText } from "./json-text.ts";
-import { PatchDoc, type PatchFailure } from "./patches.ts";
+import { describeFailure, PatchDoc } from "./patches.ts";
 import type { LintOptions, WarningCode } from "./types.ts";
 
 /** One warning: its code, the middle of its message, and what it merges by. */
@@ -517,8 +517,4 @@ function beforeEnd(id: string, type: string): Warning {
     field: "toolCallId",
     subject: `tool call ${q(id)}`,
   };
-}
-
-function describeFailure(f: PatchFailure): string {
-  return f.at < 0 ? f.reason : `operation ${f.at}, ${f.reason}`;
 }

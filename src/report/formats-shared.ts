@@ -76,7 +76,7 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   SUBAGENT_PARENT_NOT_STARTED: "A subagent's parentSubagentRunId names no started subagent.",
   SUBAGENT_NOT_ACTIVE: "SUBAGENT_FINISHED or SUBAGENT_ERROR for a subagent that is not active.",
   SUBAGENT_OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a subagent is still active.",
-  THREAD_ID_MISMATCH: "A run's threadId is not the stream's thread.",
+  THREAD_ID_MISMATCH: "A run's threadId is not the stream's (or the request's) thread.",
   TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
   TOOL_CALL_ARGS_NOT_JSON:
     "A tool call's arguments are not JSON text: the client hands the tool {}.",
@@ -108,6 +108,13 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
     "A suspended subagent names interrupt ids the run's interrupt outcome does not raise for it.",
   ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
     "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
+  CHUNK_TRIAD_MIXED: "One open message or tool call is streamed both in chunks and explicitly.",
+  ENCRYPTED_VALUE_UNKNOWN_ENTITY:
+    "A REASONING_ENCRYPTED_VALUE names no message or tool call the stream holds.",
+  FRONTEND_TOOL_ANSWERED: "The producer answers a call to a frontend tool the request offers.",
+  REQUESTED_RUN_ID_MISMATCH: "The stream's last run is not the run the request asked for.",
+  STATE_DELTA_WRONG_BASELINE:
+    "A STATE_DELTA before the run's first snapshot does not apply to the request's state.",
   PROTOCOL_VERSION_MISSING: "RUN_STARTED declares no protocolVersion.",
   SSE_LINE_ENDINGS_NOT_LF: "The SSE stream has a CR line end; AG-UI 1.1 frames with LF only.",
   PROTOCOL_VERSION_NOT_PUBLISHED: "RUN_STARTED's protocolVersion is not MAJOR.MINOR.",
