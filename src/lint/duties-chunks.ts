@@ -100,13 +100,11 @@ export class ChunkDuties {
       }
       return undefined;
     }
+    // With no chunk stream open, only a chunk, a start or an end changes anything.
+    if (this.#lanes.size === 0 && (role & (START | END | CHUNK)) === 0) return undefined;
     const tag = e.subagentRunId;
     const lane = typeof tag === "string" ? tag : PARENT;
-    if (role & TERMINAL) {
-      this.#close(lane);
-      return undefined;
-    }
-    if (role & LANE) {
+    if (role & (TERMINAL | LANE)) {
       this.#close(lane);
       return undefined;
     }
