@@ -554,15 +554,19 @@ describe("SseReleaseDecoder: the proxy's safe offset, found per chunk", () => {
     "\ufeff\ndata: 1\n\n",
     "id: 1\n\n: ping\nevent: x\n: inside\ndata: 2\n\n",
     `data: "${"中".repeat(30)}"\r\n\r\n: ${"😀".repeat(20)}\r\n`,
-  ])("%j, cut anywhere, gives SsePositionDecoder's safe after every chunk", (text) => {
-    const bytes = utf8.encode(text);
-    const step = Math.ceil(bytes.length / 16);
-    for (let a = 0; a <= bytes.length; a++) {
-      for (let b = a; b <= bytes.length; b += step) expectSameSafes(bytes, [a, b]);
-    }
-    // Every pair of cuts, each also byte by byte: about 5 s for the longest text on a busy
-    // 2-core machine, so the bound is the work's, not vitest's 5 s default.
-  }, 60_000);
+  ])(
+    "%j, cut anywhere, gives SsePositionDecoder's safe after every chunk",
+    (text) => {
+      const bytes = utf8.encode(text);
+      const step = Math.ceil(bytes.length / 16);
+      for (let a = 0; a <= bytes.length; a++) {
+        for (let b = a; b <= bytes.length; b += step) expectSameSafes(bytes, [a, b]);
+      }
+      // Every pair of cuts, each also byte by byte: about 5 s for the longest text on a busy
+      // 2-core machine, so the bound is the work's, not vitest's 5 s default.
+    },
+    60_000,
+  );
 
   it("a CR, then the bytes of a character over several chunks, then an LF: a lone CR", () => {
     const bytes = Uint8Array.from([
