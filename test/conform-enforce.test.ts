@@ -1,0 +1,212 @@
+// Enforcement against AG-UI 1.1's JSON schema (SPEC §20.1 stage 2): the generated checks
+// (src/conform/generated.ts, written by scripts/gen-conform.mjs from the vendored
+// spec/ag-ui-1.1/schema.json) and the runtime that applies 1.1's rule, "Unrecognised
+// material is not an error. A malformed known value is" (basic/processing).
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { generate, OUTPUT, SCHEMA } from "../scripts/gen-conform.mjs";
+import { enforce, Mismatch, type Removed } from "../src/conform/enforce.ts";
+import { checkEvent, EVENT_TYPES } from "../src/conform/generated.ts";
+
+const run = (event: unknown) => enforce(event, checkEvent);
+
+/** What enforcement removed from `event`: [code, pointer]. */
+function removed(event: unknown): Array<[string, string]> {
+  return (run(event).removed ?? []).map((r: Removed) => [r.code, r.pointer]);
+}
+
+function mismatch(event: unknown): Mismatch {
+  try {
+    run(event);
+  } catch (thrown) {
+    if (thrown instanceof Mismatch) return thrown;
+    throw thrown;
+  }
+  throw new Error("no mismatch");
+}
+
+/** A deep copy, to show the input was not written to. */
+const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+describe("the generated checks", () => {
+  it("are what scripts/gen-conform.mjs writes from the vendored schema, which is unmodified", () => {
+    expect(readFileSync(OUTPUT, "utf8")).toBe(generate());
+    const sha = createHash("sha256").update(readFileSync(SCHEMA)).digest("hex");
+    // spec/ag-ui-1.1/PROVENANCE.md names this digest.
+    expect(sha).toBe("3b90b3fc78d262dfed3e4c2eb8cb1d380dabc3915cfeac57a7d870f248dc04f7");
+  });
+
+  it("name every event type of the schema's EventType", () => {
+    const schema = JSON.parse(readFileSync(SCHEMA, "utf8"));
+    expect([...EVENT_TYPES].sort()).toEqual([...schema.$defs.EventType.enum].sort());
+  });
+});
+
+const RS = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+
+describe('enforcement (processing: "Unrecognised material is not an error. A malformed known value is")', () => {
+  it("delivers an event with nothing to strip as the same object", () => {
+    const events = [
+      RS,
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant", metadata: { a: null } },
+      { type: "STATE_DELTA", delta: [{ op: "remove", path: "/a", value: "extra is kept" }] },
+      { type: "RAW", event: { anything: [1, 2] } },
+      {
+        type: "MESSAGES_SNAPSHOT",
+        messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }],
+      },
+    ];
+    for (const e of events) {
+      const r = run(e);
+      expect(r.event).toBe(e);
+      expect(r.removed).toBeUndefined();
+    }
+  });
+
+  it("drops an event of a type 1.1 does not name (unknown-event-dropped)", () => {
+    const r = run({ type: "FUTURE_EVENT", x: 1 });
+    expect(r.event).toBeUndefined();
+    expect(r.removed).toEqual([
+      expect.objectContaining({ code: "UNKNOWN_EVENT_DROPPED", pointer: "" }),
+    ]);
+    expect(r.removed?.[0]?.why).toContain('"FUTURE_EVENT"');
+  });
+
+  it("strips a property a closed object does not describe, on a copy (unknown-property-stripped)", () => {
+    const e = { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d", futureProp: 1 };
+    const before = copy(e);
+    const r = run(e);
+    expect(r.event).toEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "d" });
+    expect(r.event).not.toBe(e);
+    expect(e).toEqual(before);
+    expect(removed(e)).toEqual([["UNKNOWN_PROPERTY_STRIPPED", "/futureProp"]]);
+  });
+
+  it("strips an unrecognised member by position: an optional field, a list element, a required field's object", () => {
+    // Optional position: the field goes (unknown-outcome-stripped, unknown-enum-value-role-fatal).
+    expect(removed({ ...RS, type: "RUN_FINISHED", outcome: { type: "paused" } })).toEqual([
+      ["UNKNOWN_MEMBER_STRIPPED", "/outcome"],
+    ]);
+    const role = { type: "TEXT_MESSAGE_START", messageId: "m", role: "narrator" };
+    expect(run(role).event).toEqual({ type: "TEXT_MESSAGE_START", messageId: "m" });
+    expect(run(role).removed?.[0]?.why).toBe('text message role "narrator" at /role');
+    // A list element goes (unknown-part-in-message-list, state-delta-unknown-op-dropped).
+    const parts = {
+      type: "MESSAGES_SNAPSHOT",
+      messages: [
+        {
+          id: "u",
+          role: "user",
+          content: [
+            { type: "text", text: "before" },
+            { type: "hologram", source: { type: "data", value: "AAAA", mimeType: "x/y" } },
+            { type: "text", text: "after" },
+          ],
+        },
+      ],
+    };
+    const before = copy(parts);
+    expect(removed(parts)).toEqual([["UNKNOWN_MEMBER_STRIPPED", "/messages/0/content/1"]]);
+    expect(run(parts).event).toEqual({
+      type: "MESSAGES_SNAPSHOT",
+      messages: [
+        {
+          id: "u",
+          role: "user",
+          content: [
+            { type: "text", text: "before" },
+            { type: "text", text: "after" },
+          ],
+        },
+      ],
+    });
+    expect(parts).toEqual(before);
+    const delta = {
+      type: "STATE_DELTA",
+      delta: [
+        { op: "increment", path: "/count", value: 1 },
+        { op: "replace", path: "/count", value: 5 },
+      ],
+    };
+    expect(removed(delta)).toEqual([["UNKNOWN_MEMBER_STRIPPED", "/delta/0"]]);
+    // A required position: the object holding it goes; here the part's source (required) is
+    // unrecognised, so the part goes, and only the part is reported.
+    const source = {
+      type: "TOOL_CALL_RESULT",
+      messageId: "t",
+      toolCallId: "c",
+      content: [{ type: "image", source: { type: "carrier-pigeon", value: "x" }, extra: 1 }],
+    };
+    expect(removed(source)).toEqual([["UNKNOWN_MEMBER_STRIPPED", "/content/0"]]);
+  });
+
+  it("drops an event whose own required member is unrecognised", () => {
+    const r = run({
+      type: "REASONING_ENCRYPTED_VALUE",
+      subtype: "future",
+      entityId: "x",
+      encryptedValue: "v",
+    });
+    expect(r.event).toBeUndefined();
+    expect(r.removed).toEqual([
+      {
+        code: "UNKNOWN_MEMBER_STRIPPED",
+        pointer: "",
+        why: 'reasoning encrypted value subtype "future" at /subtype',
+      },
+    ]);
+  });
+
+  it("never strips inside open objects: metadata, activity content, patch operations, state", () => {
+    const events = [
+      { type: "CUSTOM", name: "n", value: { deep: { x: 1 } }, metadata: { future: true } },
+      { type: "ACTIVITY_SNAPSHOT", messageId: "a", activityType: "p", content: { any: [1] } },
+      { type: "STATE_SNAPSHOT", snapshot: [1, "two", null] },
+      {
+        type: "ACTIVITY_DELTA",
+        messageId: "a",
+        activityType: "p",
+        patch: [{ op: "test", path: "", value: null, why: 1 }],
+      },
+    ];
+    for (const e of events) expect(removed(e), e.type).toEqual([]);
+  });
+
+  it("is a mismatch for a malformed known value: a missing field, a wrong type, a const", () => {
+    expect(mismatch({ type: "TEXT_MESSAGE_CONTENT", messageId: "m" })).toMatchObject({
+      field: "delta",
+    });
+    expect(
+      mismatch({ ...RS, type: "RUN_FINISHED", outcome: [{ type: "interrupt" }] }),
+    ).toMatchObject({
+      field: "outcome",
+    });
+    expect(mismatch({ type: "TEXT_MESSAGE_CONTENT", messageId: 5, delta: "" }).text).toBe(
+      "messageId is 5; expected a string (the 1.1 schema).",
+    );
+    // A const is a fixed value, not a set (reasoning-message-wrong-role-fatal).
+    expect(
+      mismatch({ type: "REASONING_MESSAGE_START", messageId: "r", role: "assistant" }),
+    ).toMatchObject({
+      field: "role",
+    });
+    // SUBAGENT_STARTED without its name (subagent-started-missing-name-fatal).
+    expect(mismatch({ type: "SUBAGENT_STARTED", subagentRunId: "s" }).field).toBe("name");
+    // An interrupt outcome with no interrupt (minItems 1).
+    expect(
+      mismatch({ ...RS, type: "RUN_FINISHED", outcome: { type: "interrupt", interrupts: [] } })
+        .field,
+    ).toBe("outcome.interrupts");
+    expect(mismatch({ ...RS, timestamp: 1.5 }).field).toBe("timestamp");
+    expect(
+      mismatch({ type: "STATE_DELTA", delta: [{ op: "add", path: "no-slash", value: 1 }] }).field,
+    ).toBe("delta[0].path");
+  });
+
+  it("passes values with no string type unchanged, for the verifier's rule 0", () => {
+    for (const v of [null, 1, [], { type: 5 }, {}])
+      expect(run(v)).toEqual({ event: v, removed: undefined });
+  });
+});
