@@ -18,8 +18,7 @@
  * @module
  */
 
-import { isRecord, type Rec } from "../verify/state.ts";
-import { jsonType, q } from "../verify/violations.ts";
+import { isRecord, jsonType, q, type Rec } from "../verify/verifier.ts";
 
 /** What a check returns for a property a closed object does not describe. */
 export const STRIP: unique symbol = Symbol("strip");

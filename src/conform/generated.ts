@@ -2,7 +2,7 @@
 // (spec/ag-ui-1.1/schema.json, commit ac097900388b88569dd1b8c79acecdb643cde2a5).
 // Do not edit: run `npm run gen:conform`.
 
-import type { Rec } from "../verify/state.ts";
+import type { Rec } from "../verify/verifier.ts";
 import {
   any,
   boolean,
