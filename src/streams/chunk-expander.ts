@@ -128,6 +128,19 @@ const EFFECTS: ReadonlyMap<string, Effect> = new Map<string, Effect>([
   ["REASONING_MESSAGE_CHUNK", REASONING],
 ]);
 
+/** The explicit events of each form, which carry its id (1.1: they end its chunk stream). */
+const EXPLICIT: ReadonlyMap<string, ChunkForm> = new Map<string, ChunkForm>([
+  ["TEXT_MESSAGE_START", TEXT],
+  ["TEXT_MESSAGE_CONTENT", TEXT],
+  ["TEXT_MESSAGE_END", TEXT],
+  ["TOOL_CALL_START", TOOL],
+  ["TOOL_CALL_ARGS", TOOL],
+  ["TOOL_CALL_END", TOOL],
+  ["REASONING_MESSAGE_START", REASONING],
+  ["REASONING_MESSAGE_CONTENT", REASONING],
+  ["REASONING_MESSAGE_END", REASONING],
+]);
+
 /** A value as an error message shows it: strings JSON-quoted, so `""` is visible. */
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
@@ -135,6 +148,219 @@ function show(value: unknown): string {
 
 function owner(lane: unknown): string {
   return lane === undefined ? "the parent agent" : `subagent ${show(lane)}`;
+}
+
+/** Why a chunk cannot be expanded: a code of SPEC §20.2, the words, the field. @internal */
+export class ChunkFailure {
+  readonly code: "CHUNK_ID_MISSING" | "CHUNK_NAME_MISSING" | "CHUNK_CONFLICT" | "CHUNK_AMBIGUOUS";
+  /** What is wrong, after "TYPE at index N" (`opens a text message but has no messageId`). */
+  readonly text: string;
+  readonly field: string | undefined;
+  constructor(code: ChunkFailure["code"], text: string, field: string | undefined) {
+    this.code = code;
+    this.text = text;
+    this.field = field;
+  }
+}
+
+/**
+ * The chunk expansion both {@link ChunkExpanderStream} and the 1.1 pipeline run: {@link
+ * ChunkExpander.push} an event, and it hands on what the event expands into, or throws a
+ * {@link ChunkFailure}. With `byId` (AG-UI 1.1, SPEC §20.1), an explicit message, tool-call
+ * or reasoning event carrying the id of a stream being assembled ends that stream, whatever
+ * lane it is in; without, only its own lane's stream, as `transformChunks` does.
+ * @internal
+ */
+export class ChunkExpander {
+  /** Lane (a tag, or undefined for the parent agent) → the stream it is assembling. */
+  readonly #lanes = new Map<unknown, OpenStream>();
+  /** Per form: id → the lane holding the open stream with that id. */
+  readonly #holders: readonly [
+    Map<unknown, unknown>,
+    Map<unknown, unknown>,
+    Map<unknown, unknown>,
+  ] = [new Map(), new Map(), new Map()];
+  readonly #byId: boolean;
+
+  constructor(byId = false) {
+    this.#byId = byId;
+  }
+
+  /** Whether no chunk stream is open: every event but a chunk passes through unchanged. */
+  get idle(): boolean {
+    return this.#lanes.size === 0;
+  }
+
+  push(event: AgUiEvent, emit: (event: AgUiEvent) => void): void {
+    const effect = EFFECTS.get(event.type);
+    if (effect === "lane") {
+      if (this.#byId) this.#endById(event, emit);
+      this.#endLane(event.subagentRunId ?? undefined, emit);
+    } else if (effect === "all") {
+      for (const open of this.#lanes.values()) emit(endEvent(open));
+      this.#lanes.clear();
+      for (const held of this.#holders) held.clear();
+    } else if (effect === "subagent") {
+      // A terminal without its id is malformed and must not end the parent's stream.
+      if (event.subagentRunId != null) this.#endLane(event.subagentRunId, emit);
+    } else if (effect !== undefined) {
+      this.#expand(effect, event, emit);
+      return;
+    }
+    emit(event);
+  }
+
+  /** 1.1: an explicit event naming a stream being assembled ends it, in whatever lane. */
+  #endById(event: AgUiEvent, emit: (event: AgUiEvent) => void): void {
+    const form = EXPLICIT.get(event.type);
+    if (form === undefined) return;
+    const id = event[form.idField];
+    const held = this.#holders[form.slot];
+    if (id !== undefined && held.has(id)) this.#endLane(held.get(id), emit);
+  }
+
+  #endLane(lane: unknown, emit: (event: AgUiEvent) => void): void {
+    const open = this.#lanes.get(lane);
+    if (open === undefined) return;
+    this.#lanes.delete(lane);
+    this.#holders[open.form.slot].delete(open.id);
+    emit(endEvent(open));
+  }
+
+  #expand(form: ChunkForm, chunk: AgUiEvent, emit: (event: AgUiEvent) => void): void {
+    const lanes = this.#lanes;
+    const id = chunk[form.idField];
+    const sentTag = chunk.subagentRunId;
+    // A null tag is malformed; for choosing a lane it reads as no tag, but it is kept
+    // on what the chunk expands into, so the verifier downstream still sees it.
+    const tag = sentTag ?? undefined;
+    const held = this.#holders[form.slot];
+
+    let lane: unknown = tag;
+    if (id !== undefined) {
+      if (held.has(id)) {
+        lane = held.get(id);
+        if (tag !== undefined && tag !== lane) {
+          throw new ChunkFailure(
+            "CHUNK_CONFLICT",
+            `is tagged ${show(tag)}, but ${form.noun} ${show(id)} is open for ${owner(lane)}`,
+            "subagentRunId",
+          );
+        }
+      }
+    } else if (tag === undefined && lanes.get(undefined)?.form !== form) {
+      // An untagged continuation with no id, where the parent has no stream of its kind:
+      // it can only mean the one lane that has.
+      if (held.size > 1) {
+        throw new ChunkFailure(
+          "CHUNK_AMBIGUOUS",
+          `has no ${form.idField} and no subagentRunId, and ${held.size} lanes have a ${form.noun} open; tag the chunk`,
+          form.idField,
+        );
+      }
+      for (const only of held.values()) lane = only;
+    }
+
+    let open = lanes.get(lane);
+    if (open !== undefined && open.form === form && (id === undefined || id === open.id)) {
+      for (const [field] of form.fixed) {
+        const value = chunk[field];
+        if (value !== undefined && value !== open.fixed[field]) {
+          throw new ChunkFailure(
+            "CHUNK_CONFLICT",
+            `has ${field} ${show(value)}, but ${form.noun} ${show(open.id)} was opened with ${show(open.fixed[field])}`,
+            field,
+          );
+        }
+      }
+    } else {
+      open = undefined;
+      if (id === undefined) {
+        throw new ChunkFailure(
+          "CHUNK_ID_MISSING",
+          `opens a ${form.noun} but has no ${form.idField}`,
+          form.idField,
+        );
+      }
+      if (form.required !== undefined && chunk[form.required] === undefined) {
+        throw new ChunkFailure(
+          "CHUNK_NAME_MISSING",
+          `opens ${form.noun} ${show(id)} but has no ${form.required}`,
+          form.required,
+        );
+      }
+    }
+    const continues = open !== undefined;
+
+    // Fields the chunk type does not define ride along on the expanded event. Plain
+    // assignment, so a key named "__proto__" is lost here exactly as upstream loses it;
+    // its mere presence still counts.
+    let extra: Record<string, unknown> | undefined;
+    for (const key of Object.keys(chunk)) {
+      if (form.known.has(key)) continue;
+      extra ??= {};
+      extra[key] = chunk[key];
+    }
+
+    const delta = chunk.delta;
+    const rawEvent = chunk.rawEvent;
+    const metadata = chunk.metadata;
+    const hasContent = delta !== undefined || rawEvent !== undefined;
+
+    if (open === undefined) {
+      this.#endLane(lane, emit);
+      const fixed: Record<string, unknown> = {};
+      for (const [field, absent] of form.fixed) {
+        const value = chunk[field] === undefined ? absent : chunk[field];
+        if (value !== undefined) fixed[field] = value;
+      }
+      open = { form, id, tag: sentTag, fixed };
+      lanes.set(lane, open);
+      held.set(id, lane);
+
+      let start: AgUiEvent = { type: form.start, [form.idField]: id };
+      if (form.role !== undefined) start.role = form.role;
+      Object.assign(start, fixed);
+      if (sentTag !== undefined) start.subagentRunId = sentTag;
+      if (metadata !== undefined) start.metadata = metadata;
+      // With no content event to carry them, the extra fields go on the start event,
+      // under its own fields.
+      if (extra !== undefined && !hasContent) start = { ...extra, ...start };
+      emit(start);
+    }
+
+    const contentTag = sentTag !== undefined ? sentTag : open.tag;
+    if (hasContent) {
+      const content: AgUiEvent = {
+        ...extra,
+        type: form.content,
+        [form.idField]: open.id,
+        delta: delta === undefined ? "" : delta,
+      };
+      if (contentTag !== undefined) content.subagentRunId = contentTag;
+      if (metadata !== undefined) content.metadata = metadata;
+      if (rawEvent !== undefined) content.rawEvent = rawEvent;
+      emit(content);
+    } else if (continues && (metadata !== undefined || sentTag === null || extra !== undefined)) {
+      // A continuation with nothing to add but metadata, extra fields or a null tag
+      // still yields an (empty) content event, so none of them is dropped unseen.
+      const content: AgUiEvent = {
+        ...extra,
+        type: form.content,
+        [form.idField]: open.id,
+        delta: "",
+      };
+      if (metadata !== undefined) content.metadata = metadata;
+      if (contentTag !== undefined) content.subagentRunId = contentTag;
+      emit(content);
+    }
+  }
+}
+
+function endEvent(open: OpenStream): AgUiEvent {
+  const event: AgUiEvent = { type: open.form.end, [open.form.idField]: open.id };
+  if (open.tag !== undefined) event.subagentRunId = open.tag;
+  return event;
 }
 
 /**
@@ -200,169 +426,17 @@ function owner(lane: unknown): string {
  */
 export class ChunkExpanderStream extends TransformStream<AgUiEvent, AgUiEvent> {
   constructor() {
-    /** Lane (a tag, or undefined for the parent agent) → the stream it is assembling. */
-    const lanes = new Map<unknown, OpenStream>();
-    /** Per form: id → the lane holding the open stream with that id. */
-    const holders: readonly [Map<unknown, unknown>, Map<unknown, unknown>, Map<unknown, unknown>] =
-      [new Map(), new Map(), new Map()];
+    const expander = new ChunkExpander();
     let index = -1;
-
-    const endEvent = (open: OpenStream): AgUiEvent => {
-      const event: AgUiEvent = { type: open.form.end, [open.form.idField]: open.id };
-      if (open.tag !== undefined) event.subagentRunId = open.tag;
-      return event;
-    };
-    const endLane = (
-      lane: unknown,
-      controller: TransformStreamDefaultController<AgUiEvent>,
-    ): void => {
-      const open = lanes.get(lane);
-      if (open === undefined) return;
-      lanes.delete(lane);
-      holders[open.form.slot].delete(open.id);
-      controller.enqueue(endEvent(open));
-    };
-
-    const expand = (
-      form: ChunkForm,
-      chunk: AgUiEvent,
-      controller: TransformStreamDefaultController<AgUiEvent>,
-    ): void => {
-      const id = chunk[form.idField];
-      const sentTag = chunk.subagentRunId;
-      // A null tag is malformed; for choosing a lane it reads as no tag, but it is kept
-      // on what the chunk expands into, so the verifier downstream still sees it.
-      const tag = sentTag ?? undefined;
-      const held = holders[form.slot];
-      const type = chunk.type;
-
-      let lane: unknown = tag;
-      if (id !== undefined) {
-        if (held.has(id)) {
-          lane = held.get(id);
-          if (tag !== undefined && tag !== lane) {
-            throw new Error(
-              `${type} at index ${index} is tagged ${show(tag)}, but ${form.noun} ${show(id)} is open for ${owner(lane)}`,
-            );
-          }
-        }
-      } else if (tag === undefined && lanes.get(undefined)?.form !== form) {
-        // An untagged continuation with no id, where the parent has no stream of its kind:
-        // it can only mean the one lane that has.
-        if (held.size > 1) {
-          throw new Error(
-            `${type} at index ${index} has no ${form.idField} and no subagentRunId, and ${held.size} lanes have a ${form.noun} open; tag the chunk`,
-          );
-        }
-        for (const only of held.values()) lane = only;
-      }
-
-      let open = lanes.get(lane);
-      if (open !== undefined && open.form === form && (id === undefined || id === open.id)) {
-        for (const [field] of form.fixed) {
-          const value = chunk[field];
-          if (value !== undefined && value !== open.fixed[field]) {
-            throw new Error(
-              `${type} at index ${index} has ${field} ${show(value)}, but ${form.noun} ${show(open.id)} was opened with ${show(open.fixed[field])}`,
-            );
-          }
-        }
-      } else {
-        open = undefined;
-        if (id === undefined) {
-          throw new Error(
-            `${type} at index ${index} opens a ${form.noun} but has no ${form.idField}`,
-          );
-        }
-        if (form.required !== undefined && chunk[form.required] === undefined) {
-          throw new Error(
-            `${type} at index ${index} opens ${form.noun} ${show(id)} but has no ${form.required}`,
-          );
-        }
-      }
-      const continues = open !== undefined;
-
-      // Fields the chunk type does not define ride along on the expanded event. Plain
-      // assignment, so a key named "__proto__" is lost here exactly as upstream loses it;
-      // its mere presence still counts.
-      let extra: Record<string, unknown> | undefined;
-      for (const key of Object.keys(chunk)) {
-        if (form.known.has(key)) continue;
-        extra ??= {};
-        extra[key] = chunk[key];
-      }
-
-      const delta = chunk.delta;
-      const rawEvent = chunk.rawEvent;
-      const metadata = chunk.metadata;
-      const hasContent = delta !== undefined || rawEvent !== undefined;
-
-      if (open === undefined) {
-        endLane(lane, controller);
-        const fixed: Record<string, unknown> = {};
-        for (const [field, absent] of form.fixed) {
-          const value = chunk[field] === undefined ? absent : chunk[field];
-          if (value !== undefined) fixed[field] = value;
-        }
-        open = { form, id, tag: sentTag, fixed };
-        lanes.set(lane, open);
-        held.set(id, lane);
-
-        let start: AgUiEvent = { type: form.start, [form.idField]: id };
-        if (form.role !== undefined) start.role = form.role;
-        Object.assign(start, fixed);
-        if (sentTag !== undefined) start.subagentRunId = sentTag;
-        if (metadata !== undefined) start.metadata = metadata;
-        // With no content event to carry them, the extra fields go on the start event,
-        // under its own fields.
-        if (extra !== undefined && !hasContent) start = { ...extra, ...start };
-        controller.enqueue(start);
-      }
-
-      const contentTag = sentTag !== undefined ? sentTag : open.tag;
-      if (hasContent) {
-        const content: AgUiEvent = {
-          ...extra,
-          type: form.content,
-          [form.idField]: open.id,
-          delta: delta === undefined ? "" : delta,
-        };
-        if (contentTag !== undefined) content.subagentRunId = contentTag;
-        if (metadata !== undefined) content.metadata = metadata;
-        if (rawEvent !== undefined) content.rawEvent = rawEvent;
-        controller.enqueue(content);
-      } else if (continues && (metadata !== undefined || sentTag === null || extra !== undefined)) {
-        // A continuation with nothing to add but metadata, extra fields or a null tag
-        // still yields an (empty) content event, so none of them is dropped unseen.
-        const content: AgUiEvent = {
-          ...extra,
-          type: form.content,
-          [form.idField]: open.id,
-          delta: "",
-        };
-        if (metadata !== undefined) content.metadata = metadata;
-        if (contentTag !== undefined) content.subagentRunId = contentTag;
-        controller.enqueue(content);
-      }
-    };
-
     super({
       transform(event, controller) {
         index++;
-        const effect = EFFECTS.get(event.type);
-        if (effect === "lane") endLane(event.subagentRunId ?? undefined, controller);
-        else if (effect === "all") {
-          for (const open of lanes.values()) controller.enqueue(endEvent(open));
-          lanes.clear();
-          for (const held of holders) held.clear();
-        } else if (effect === "subagent") {
-          // A terminal without its id is malformed and must not end the parent's stream.
-          if (event.subagentRunId != null) endLane(event.subagentRunId, controller);
-        } else if (effect !== undefined) {
-          expand(effect, event, controller);
-          return;
+        try {
+          expander.push(event, (e) => controller.enqueue(e));
+        } catch (thrown) {
+          if (!(thrown instanceof ChunkFailure)) throw thrown;
+          throw new Error(`${event.type} at index ${index} ${thrown.text}`);
         }
-        controller.enqueue(event);
       },
     });
   }
