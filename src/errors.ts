@@ -44,7 +44,11 @@ export type VerifyErrorCode =
   | "SUBAGENT_NOT_ACTIVE"
   | "SUBAGENT_OPEN_AT_RUN_FINISHED"
   | "RUN_ID_MISMATCH"
-  | "THREAD_ID_MISMATCH";
+  | "THREAD_ID_MISMATCH"
+  | "CHUNK_ID_MISSING"
+  | "CHUNK_NAME_MISSING"
+  | "CHUNK_CONFLICT"
+  | "CHUNK_AMBIGUOUS";
 
 /** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
 const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
@@ -85,6 +89,11 @@ const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   SUBAGENT_OPEN_AT_RUN_FINISHED: 13,
   RUN_ID_MISMATCH: 2,
   THREAD_ID_MISMATCH: 2,
+  // The 1.1 pipeline's chunk expansion (SPEC §20.2): malformed chunks, rule 0.
+  CHUNK_ID_MISSING: 0,
+  CHUNK_NAME_MISSING: 0,
+  CHUNK_CONFLICT: 0,
+  CHUNK_AMBIGUOUS: 0,
 };
 
 function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {

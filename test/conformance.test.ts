@@ -23,61 +23,22 @@ import {
   type AgUiEvent,
   isVerifyError,
   type VerifierOptions,
-  type VerifyErrorCode,
   verifiedEvents,
 } from "../src/index.ts";
+import {
+  expectEventKeys,
+  FIXTURES,
+  type Fixture,
+  type Rejection,
+  ROOT,
+  sse,
+  VERSIONS,
+  type Version,
+} from "./support/conformance.ts";
 import { collect } from "./support/streams.ts";
-
-const VERSIONS = ["1.1", "1.0", "draft"] as const;
-type Version = (typeof VERSIONS)[number];
-
-const ROOT = new URL("./conformance/ag-ui/", import.meta.url);
-
-interface Expect {
-  outcome: "completed" | "failed";
-  errorContains?: string;
-  runError?: true | string;
-  eventTypes?: string[];
-  eventTypesAbsent?: string[];
-  eventPaths?: Record<string, unknown>;
-  eventAbsentPaths?: string[];
-  [key: string]: unknown;
-}
-
-interface Fixture {
-  version: Version;
-  file: string;
-  name: string;
-  client?: { maxProtocolVersion?: string };
-  stream: unknown[];
-  expect: Expect;
-}
-
-function fixturesOf(version: Version): Fixture[] {
-  const dir = new URL(`${version}/`, ROOT);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((file) => {
-      const json = JSON.parse(readFileSync(new URL(file, dir), "utf8"));
-      return { ...json, version, file };
-    });
-}
-
-const FIXTURES: Record<Version, Fixture[]> = {
-  "1.1": fixturesOf("1.1"),
-  "1.0": fixturesOf("1.0"),
-  draft: fixturesOf("draft"),
-};
 
 // ---------------------------------------------------------------------------------------
 // The tables
-
-/** Where the verifier rejects a stream: its code and the index it reports. */
-interface Rejection {
-  code: VerifyErrorCode;
-  index: number;
-}
 
 /**
  * Each failed fixture's `errorContains` (the official client's wording) and the VerifyError
@@ -325,18 +286,6 @@ const LISTED: Record<Version, Record<string, Listed>> = {
 // ---------------------------------------------------------------------------------------
 // Running a fixture
 
-/** `data: <JSON>` and a blank line per event, as UTF-8 bytes. */
-function sse(stream: readonly unknown[]): ReadableStream<Uint8Array> {
-  const text = stream.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}
-
 interface Observed {
   events: AgUiEvent[];
   error: unknown;
@@ -364,36 +313,6 @@ function expectRejection(observed: Observed, rejection: Rejection): void {
 function expectCompleted(observed: Observed): void {
   expect(observed.error, "no error").toBeUndefined();
   expect(observed.errored).toBe(false);
-}
-
-/** The value at `<index>.<dotted path>` of the delivered events, or `absent`. */
-const absent = Symbol("absent");
-function at(events: readonly unknown[], path: string): unknown {
-  let value: unknown = events;
-  for (const key of path.split(".")) {
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return absent;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
-function expectEventKeys(fixture: Fixture, events: readonly AgUiEvent[]): void {
-  const e = fixture.expect;
-  const types = events.map((event) => event.type);
-  if (e.eventTypes !== undefined) expect(types).toEqual(e.eventTypes);
-  for (const type of e.eventTypesAbsent ?? []) expect(types).not.toContain(type);
-  for (const [path, value] of Object.entries(e.eventPaths ?? {})) {
-    expect(at(events, path), path).toEqual(value);
-  }
-  for (const path of e.eventAbsentPaths ?? []) expect(at(events, path), path).toBe(absent);
-  if (e.runError !== undefined) {
-    const errors = events.filter((event) => event.type === "RUN_ERROR");
-    expect(errors.length, "a RUN_ERROR was delivered").toBeGreaterThan(0);
-    if (typeof e.runError === "string") {
-      const text = e.runError;
-      expect(errors.some((event) => String(event.message).includes(text))).toBe(true);
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------

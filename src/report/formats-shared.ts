@@ -77,6 +77,12 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   SUBAGENT_NOT_ACTIVE: "SUBAGENT_FINISHED or SUBAGENT_ERROR for a subagent that is not active.",
   SUBAGENT_OPEN_AT_RUN_FINISHED: "RUN_FINISHED while a subagent is still active.",
   THREAD_ID_MISMATCH: "A run's threadId is not the stream's (or the request's) thread.",
+  CHUNK_ID_MISSING: "A chunk opens a message or tool call but has no id (1.1 pipeline).",
+  CHUNK_NAME_MISSING: "A tool call's first chunk has no toolCallName (1.1 pipeline).",
+  CHUNK_CONFLICT:
+    "A chunk repeats a field of its open stream with another value, or another owner (1.1 pipeline).",
+  CHUNK_AMBIGUOUS:
+    "An untagged chunk without an id could continue several subagents' streams (1.1 pipeline).",
   TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
   TOOL_CALL_ARGS_NOT_JSON:
     "A tool call's arguments are not JSON text: the client hands the tool {}.",

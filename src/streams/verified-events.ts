@@ -42,20 +42,44 @@ export function verifiedEvents<
   O extends VerifierOptions & DecoderOptions = VerifierOptions & DecoderOptions,
 >(body: ReadableStream<Uint8Array> | null, options?: O): ReadableStream<EventOf<O>> {
   const verifier = new Verifier(options);
+  return decodedStream<EventOf<O>>(
+    body,
+    options,
+    (value, enqueue) => {
+      // Always true once it returns; it throws otherwise.
+      if (passes(verifier, value)) enqueue(value);
+    },
+    () => verifier.end(),
+  );
+}
+
+/**
+ * The single stage under {@link verifiedEvents} (and the 1.1 pipeline's `conformingEvents`):
+ * decodes `body` a network chunk at a time, as the reader asks, handing each decoded value
+ * to `take`, which enqueues what it makes of it (or throws the error the stream fails with);
+ * at the end of input, `end` runs the end-of-input checks.
+ * @internal
+ */
+export function decodedStream<T>(
+  body: ReadableStream<Uint8Array> | null,
+  options: DecoderOptions | undefined,
+  take: (value: unknown, enqueue: (event: T) => void) => void,
+  end: () => void,
+): ReadableStream<T> {
   const source = body?.getReader();
-  let output: ReadableStreamDefaultController<EventOf<O>> | undefined;
+  let output: ReadableStreamDefaultController<T> | undefined;
   let delivered = 0;
-  const decoder = new SseDecoder((value) => {
-    // Always true once it returns; it throws otherwise.
-    if (passes(verifier, value)) output?.enqueue(value);
+  const enqueue = (event: T) => {
+    output?.enqueue(event);
     delivered++;
-  }, options);
+  };
+  const decoder = new SseDecoder((value) => take(value, enqueue), options);
   /** A violation found after some events of the same chunk: reported once they are read. */
   let failure: { error: unknown } | undefined;
   /** What is left of a chunk longer than SLICE: decoded a slice per pull. */
   let rest: Uint8Array | undefined;
 
-  return new ReadableStream<EventOf<O>>(
+  return new ReadableStream<T>(
     {
       start(controller) {
         output = controller;
@@ -76,7 +100,7 @@ export function verifiedEvents<
             if (bytes === undefined) {
               if (chunk === undefined || chunk.done) {
                 decoder.finish();
-                verifier.end();
+                end();
                 controller.close();
                 return;
               }

@@ -41,7 +41,17 @@ export { weight } from "./fields.ts";
 // (src/http/) reads: from here, as `src/verify/` is one module at run time
 // (dist/verify/verifier.js), and a file of it has no module of its own.
 export { FAILED, FINISHED, isRecord, type Owner, PARENT, type Rec, slotOf } from "./state.ts";
-export { Dropped, fieldOf, jsonType, listed, messageOf, ownerName, q } from "./violations.ts";
+export {
+  Dropped,
+  fieldOf,
+  jsonType,
+  listed,
+  messageOf,
+  ownerName,
+  q,
+  toVerifyError,
+  Violation,
+} from "./violations.ts";
 
 /** Options of a {@link Verifier}. */
 export interface VerifierOptions {
