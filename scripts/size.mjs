@@ -21,6 +21,10 @@ const ENTRIES = [
   { name: "verifiedEvents", code: 'export { verifiedEvents } from "./dist/index.js";' },
   { name: "verifyResponse", code: 'export { verifyResponse } from "./dist/index.js";' },
   { name: "whole library (export *)", code: 'export * from "./dist/index.js";' },
+  {
+    name: "ag-ui-verify/conform (export *)",
+    code: 'export * from "./dist/conform/index.js";',
+  },
   { name: "ag-ui-verify/lint (export *)", code: 'export * from "./dist/lint/index.js";' },
   { name: "ag-ui-verify/testing (export *)", code: 'export * from "./dist/testing/index.js";' },
   { name: "@ag-ui/client verifyEvents", code: 'export { verifyEvents } from "@ag-ui/client";' },

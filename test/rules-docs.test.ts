@@ -7,6 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { conformingEvents } from "../src/conform/index.ts";
 import {
   type DecoderOptions,
   VERIFY_ERROR_CODES,
@@ -90,6 +91,14 @@ const errorSections = sections.filter(
 );
 const warningSections = sections.filter((s) => warningCodes.includes(s.code));
 const bothSections = sections.filter((s) => bothCodes.includes(s.code));
+
+/** The codes only the 1.1 pipeline gives: their examples are read by conformingEvents. */
+const CONFORM: ReadonlySet<string> = new Set([
+  "CHUNK_ID_MISSING",
+  "CHUNK_NAME_MISSING",
+  "CHUNK_CONFLICT",
+  "CHUNK_AMBIGUOUS",
+]);
 
 /** The options an example needs, and the words its section must say them in. */
 const OPTIONS: {
@@ -214,20 +223,40 @@ describe("docs/rules.md error examples", () => {
   const text = errorSections.filter((s) => s.format === "text");
   const sse = errorSections.filter((s) => s.format === "sse");
 
-  it.each(text.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
-    "%s",
-    (_name, s) => {
-      const input = events(s);
-      // The example stops at what it shows: the rejected event is its last line.
-      expect(s.index).toBe(s.endOfInput ? input.length : input.length - 1);
-      const error = thrownBy(() => verifyAll(input, OPTIONS[s.code]?.options));
-      expect(error).toBeInstanceOf(VerifyError);
-      if (!(error instanceof VerifyError)) return;
-      expect({ code: error.code, index: error.index }).toEqual({ code: s.code, index: s.index });
-      expect(error.event).toBe(s.endOfInput ? undefined : input[s.index]);
-      expect(s.group).toMatch(new RegExp(`^Rule ${error.rule}: `));
-    },
-  );
+  it.each(
+    text
+      .filter((s) => !CONFORM.has(s.code))
+      .map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const),
+  )("%s", (_name, s) => {
+    const input = events(s);
+    // The example stops at what it shows: the rejected event is its last line.
+    expect(s.index).toBe(s.endOfInput ? input.length : input.length - 1);
+    const error = thrownBy(() => verifyAll(input, OPTIONS[s.code]?.options));
+    expect(error).toBeInstanceOf(VerifyError);
+    if (!(error instanceof VerifyError)) return;
+    expect({ code: error.code, index: error.index }).toEqual({ code: s.code, index: s.index });
+    expect(error.event).toBe(s.endOfInput ? undefined : input[s.index]);
+    expect(s.group).toMatch(new RegExp(`^Rule ${error.rule}: `));
+  });
+
+  it.each(
+    text
+      .filter((s) => CONFORM.has(s.code))
+      .map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const),
+  )("%s, through conformingEvents", async (_name, s) => {
+    const input = events(s);
+    expect(s.index).toBe(input.length - 1);
+    const body = new Response(input.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("")).body;
+    const got = await collect(conformingEvents(body));
+    expect(got.error).toBeInstanceOf(VerifyError);
+    if (!(got.error instanceof VerifyError)) return;
+    expect({ code: got.error.code, index: got.error.index }).toEqual({
+      code: s.code,
+      index: s.index,
+    });
+    expect(got.error.event).toEqual(input[s.index]);
+    expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
+  });
 
   it.each(sse.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
     "%s, through verifiedEvents",

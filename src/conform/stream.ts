@@ -55,11 +55,16 @@ export class ConformStream extends TransformStream<unknown, KnownAgUiEvent> {
  * @example
  * ```ts
  * import { conformingEvents } from "ag-ui-verify/conform";
- * const response = await fetch("https://agent.example/run", { method: "POST", body: "{}" });
- * const events = conformingEvents(response.body, {
- *   onWarning: (warning) => console.warn(warning.message),
- * });
+ * // A response body, here from a string: `(await fetch(url, init)).body` in an app.
+ * const body = new Response(
+ *   'data: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}\n\n' +
+ *     'data: {"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","delta":"Hi","mood":1}\n\n' +
+ *     'data: {"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}\n\n',
+ * ).body;
+ * const events = conformingEvents(body, { onWarning: (w) => console.warn(w.message) });
  * for await (const event of events) console.log(event.type);
+ * // warns: /mood is stripped; logs RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT,
+ * //   TEXT_MESSAGE_END, RUN_FINISHED
  * ```
  */
 export function conformingEvents(

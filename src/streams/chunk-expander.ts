@@ -152,10 +152,13 @@ function owner(lane: unknown): string {
 
 /** Why a chunk cannot be expanded: a code of SPEC §20.2, the words, the field. @internal */
 export class ChunkFailure {
+  /** The code the 1.1 pipeline fails with. */
   readonly code: "CHUNK_ID_MISSING" | "CHUNK_NAME_MISSING" | "CHUNK_CONFLICT" | "CHUNK_AMBIGUOUS";
   /** What is wrong, after "TYPE at index N" (`opens a text message but has no messageId`). */
   readonly text: string;
+  /** The chunk's field it is about. */
   readonly field: string | undefined;
+  /** Made by the expansion. */
   constructor(code: ChunkFailure["code"], text: string, field: string | undefined) {
     this.code = code;
     this.text = text;
