@@ -1,5 +1,7 @@
 // The producer duties of AG-UI 1.1 about items and the run's request (SPEC §18.5), through
-// `lint()`: CHUNK_TRIAD_MIXED, ENCRYPTED_VALUE_UNKNOWN_ENTITY, and the request checks
+// `lint()`: CHUNK_TRIAD_MIXED, ENCRYPTED_VALUE_UNKNOWN_ENTITY, what a 1.1 client drops or
+// strips (UNKNOWN_EVENT_DROPPED, UNKNOWN_PROPERTY_STRIPPED, UNKNOWN_MEMBER_STRIPPED, from the
+// schema tables of ag-ui-verify/conform), and the request checks
 // (FRONTEND_TOOL_ANSWERED, REQUESTED_RUN_ID_MISMATCH, STATE_DELTA_WRONG_BASELINE,
 // THREAD_ID_MISMATCH against the request's threadId). For each code, streams that break
 // the duty in different ways and near misses that keep it, all valid under SPEC v4; the
@@ -487,10 +489,94 @@ describe("THREAD_ID_MISMATCH against the request's threadId (run-input)", () => 
   });
 });
 
+describe('UNKNOWN_EVENT_DROPPED, UNKNOWN_PROPERTY_STRIPPED, UNKNOWN_MEMBER_STRIPPED (architecture: "A producer MUST emit only what the schema defines")', () => {
+  it("UNKNOWN_EVENT_DROPPED: an event type 1.1 does not name, inside a run or after it", () => {
+    expect(
+      found("UNKNOWN_EVENT_DROPPED", [RS(), { type: "USAGE_METADATA", tokens: 1 }, RF()]),
+    ).toEqual([[1, undefined]]);
+    expect(
+      first("UNKNOWN_EVENT_DROPPED", [RS(), { type: "USAGE_METADATA", tokens: 1 }, RF()])?.message,
+    ).toBe(
+      'USAGE_METADATA at index 1: event type "USAGE_METADATA" is not one the 1.1 schema names; 1.1 says "A producer MUST emit only what the schema defines" (architecture), and a 1.1 client drops the event (basic/processing). [UNKNOWN_EVENT_DROPPED, warning]',
+    );
+    // The retired THINKING_* shapes are not in the 1.1 schema either.
+    expect(found("UNKNOWN_EVENT_DROPPED", [RS(), { type: "THINKING_START" }, RF()])).toEqual([
+      [1, undefined],
+    ]);
+  });
+
+  it("UNKNOWN_PROPERTY_STRIPPED: an undescribed property, on an event or deep in a message", () => {
+    expect(found("UNKNOWN_PROPERTY_STRIPPED", [RS({ model: "x" }), RF()])).toEqual([[0, "model"]]);
+    expect(
+      found("UNKNOWN_PROPERTY_STRIPPED", [
+        RS(),
+        {
+          type: "MESSAGES_SNAPSHOT",
+          messages: [
+            {
+              id: "a",
+              role: "assistant",
+              toolCalls: [
+                { id: "c", type: "function", function: { name: "f", arguments: "{}", extra: 1 } },
+              ],
+            },
+          ],
+        },
+        RF(),
+      ]),
+    ).toEqual([[1, "messages[0].toolCalls[0].function.extra"]]);
+  });
+
+  it("UNKNOWN_MEMBER_STRIPPED: an unknown outcome, content part or patch op", () => {
+    expect(found("UNKNOWN_MEMBER_STRIPPED", [RS(), RF({ outcome: { type: "paused" } })])).toEqual([
+      [1, "outcome"],
+    ]);
+    expect(
+      found("UNKNOWN_MEMBER_STRIPPED", [
+        RS(),
+        { type: "STATE_SNAPSHOT", snapshot: {} },
+        { type: "STATE_DELTA", delta: [{ op: "increment", path: "/n", value: 1 }] },
+        RF(),
+      ]),
+    ).toEqual([[2, "delta[0]"]]);
+  });
+
+  it("are not given for what the schema leaves open, nor for a conforming stream", () => {
+    const open = [
+      RS({
+        input: {
+          threadId: "t1",
+          runId: "r1",
+          messages: [],
+          state: { any: 1 },
+          forwardedProps: { x: [1] },
+        },
+      }),
+      { type: "CUSTOM", name: "n", value: { whatever: true }, metadata: { mine: 1 } },
+      { type: "STATE_SNAPSHOT", snapshot: { deep: { a: 1 } } },
+      { type: "STATE_DELTA", delta: [{ op: "remove", path: "/deep", value: "leftover" }] },
+      { type: "RAW", event: { provider: "x" }, source: "y" },
+      RF({ outcome: { type: "success" } }),
+    ];
+    for (const code of [
+      "UNKNOWN_EVENT_DROPPED",
+      "UNKNOWN_PROPERTY_STRIPPED",
+      "UNKNOWN_MEMBER_STRIPPED",
+    ]) {
+      expect(found(code, open), code).toEqual([]);
+    }
+    // A malformed known value is not one of them (the rules, or --strict, judge it).
+    expect(lint([RS({ timestamp: 1.5 }), RF()]).findings.map((f) => f.code)).toEqual([]);
+  });
+});
+
 describe("the codes of this file", () => {
   const breaking: Array<[string, Ev[], LintOptions]> = [
     ["CHUNK_TRIAD_MIXED", [RS(), textStart("m"), textChunk("m"), textEnd("m"), RF()], {}],
     ["ENCRYPTED_VALUE_UNKNOWN_ENTITY", [RS(), encrypted("message", "x"), RF()], {}],
+    ["UNKNOWN_EVENT_DROPPED", [RS(), { type: "X" }, RF()], {}],
+    ["UNKNOWN_PROPERTY_STRIPPED", [RS({ extra: 1 }), RF()], {}],
+    ["UNKNOWN_MEMBER_STRIPPED", [RS(), RF({ outcome: { type: "paused" } })], {}],
     [
       "FRONTEND_TOOL_ANSWERED",
       [RS(), callStart("c1", "confirm"), callEnd("c1"), result("c1"), RF()],

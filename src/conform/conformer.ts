@@ -17,7 +17,7 @@ import {
   type VerifierOptions,
   Violation,
 } from "../verify/verifier.ts";
-import { enforce, Mismatch, type Removed } from "./enforce.ts";
+import { Ctx, enforce, Mismatch, type Removed } from "./enforce.ts";
 import { Entities } from "./entities.ts";
 import { checkEvent } from "./generated.ts";
 
@@ -87,6 +87,8 @@ export class Conformer {
   readonly #supportedText: string;
   readonly #expander = new ChunkExpander(true);
   readonly #entities: Entities;
+  /** Enforcement's working state, one for the stream. */
+  readonly #ctx = new Ctx();
   #index = -1;
   /** Ids the boundary minted for the open THINKING span and message. */
   #span: string | undefined;
@@ -119,7 +121,7 @@ export class Conformer {
     if (translated !== undefined) event = this.#translate(event, translated, index);
     let enforced: ReturnType<typeof enforce>;
     try {
-      enforced = enforce(event, checkEvent);
+      enforced = enforce(event, checkEvent, this.#ctx);
     } catch (thrown) {
       if (!(thrown instanceof Mismatch)) throw thrown;
       const violation = new Violation("SCHEMA_MISMATCH", thrown.text, thrown.field);

@@ -322,9 +322,13 @@ export interface Enforced {
 export function enforce(
   event: unknown,
   check: (event: Rec, type: string, x: Ctx) => unknown,
+  ctx?: Ctx,
 ): Enforced {
   if (!isRecord(event) || typeof event.type !== "string") return { event, removed: undefined };
-  const x = new Ctx();
+  // A context to reuse (one per stream): left clean by the last event, or reset here.
+  const x = ctx ?? new Ctx();
+  x.path.length = 0;
+  x.removed = undefined;
   const r = check(event, event.type, x);
   if (r === UNKNOWN) {
     // The event's own required member is unrecognised: the event goes, with the reason.

@@ -16,6 +16,7 @@ import { isRecord, listed, q, type Rec, weight as weigh } from "../verify/verifi
 import { ChunkDuties } from "./duties-chunks.ts";
 import { IdDuties } from "./duties-ids.ts";
 import { type LateWarning, RequestDuties } from "./duties-request.ts";
+import { SchemaDuties } from "./duties-schema.ts";
 import { SubagentDuties } from "./duties-subagents.ts";
 import type { Warning } from "./warnings.ts";
 
@@ -69,6 +70,8 @@ export class RunDuties {
   readonly #subagents: SubagentDuties;
   /** The duty about the two spellings of an item (duties-chunks.ts). */
   readonly #chunks = new ChunkDuties();
+  /** What a 1.1 client drops or strips (duties-schema.ts). */
+  readonly #schema = new SchemaDuties();
   /** The duties against the run's request, when it is known (duties-request.ts). */
   readonly #request: RequestDuties | undefined;
   /** The request's `threadId`, or else the first RUN_STARTED's, when a string: the stream's thread. */
@@ -107,6 +110,7 @@ export class RunDuties {
       let found = kind === undefined ? undefined : this.#own(kind, e);
       found = join(found, this.#subagents.event(type, e));
       found = join(found, this.#chunks.event(type, e));
+      found = join(found, this.#schema.event(type, e));
       if (this.#request !== undefined) found = join(found, this.#request.event(type, e, index));
       return found;
     } catch {
