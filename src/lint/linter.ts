@@ -5,7 +5,7 @@
  */
 
 import { ruleOf, type VerifyErrorCode } from "../errors.ts";
-import { Dropped, fieldOf, GOING_ON, messageOf, Verifier } from "../verify/verifier.ts";
+import { Dropped, fieldOf, GOING_ON, messageOf, q, Verifier } from "../verify/verifier.ts";
 import { RunDuties } from "./duties.ts";
 import {
   type Finding,
@@ -21,6 +21,8 @@ const DEFAULT_MAX_FINDINGS = 1_000;
 /** How many events before the first error a report shows. */
 const BEFORE = 3;
 const MAX_MESSAGE = 2_000;
+/** The longest event type a message shows whole (the verifier's bound for quoted ids). */
+const MAX_QUOTED = 100;
 
 /** A finding as the linter builds it: merged occurrences update it in place. */
 interface Entry {
@@ -197,7 +199,9 @@ export class Linter {
   #warning(w: Warning, index: number, place: Place | undefined, found: Entry[] | undefined) {
     const type = w.eventType;
     const tail = ` [${w.code}, warning]`;
-    let message = `${type ?? "SSE line"} at index ${index}: ${w.text}`;
+    // A type longer than an id may be is quoted and cut, as in the verifier's messages.
+    const subject = type === undefined ? "SSE line" : type.length > MAX_QUOTED ? q(type) : type;
+    let message = `${subject} at index ${index}: ${w.text}`;
     if (message.length + tail.length > MAX_MESSAGE) {
       message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
     }
