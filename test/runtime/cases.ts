@@ -6,6 +6,7 @@
 // a browser page, an EdgeVM script and a Cloudflare Worker, and imported by Deno and Bun;
 // the library under test is passed in as `lib`.
 
+import type * as ConformLib from "../../src/conform/index.ts";
 import type * as Lib from "../../src/index.ts";
 import type { AgUiEvent, RunAgentInput } from "../../src/index.ts";
 import type * as SchemaLib from "../../src/schema/index.ts";
@@ -111,8 +112,8 @@ export function schemaMismatchRun(): unknown[] {
 }
 
 /**
- * The parts of the library the runtime cases use: the main entry's, and `agUiSchema` from
- * the `ag-ui-verify/schema` subpath.
+ * The parts of the library the runtime cases use: the main entry's, `agUiSchema` from the
+ * `ag-ui-verify/schema` subpath, and `conformingEvents` from `ag-ui-verify/conform`.
  */
 export interface RuntimeLib {
   runAgent: typeof Lib.runAgent;
@@ -123,6 +124,7 @@ export interface RuntimeLib {
   HttpError: typeof Lib.HttpError;
   isVerifyError: typeof Lib.isVerifyError;
   agUiSchema: typeof SchemaLib.agUiSchema;
+  conformingEvents: typeof ConformLib.conformingEvents;
 }
 
 /** One runtime case: `run` resolves, or throws an Error saying what went wrong. */
@@ -291,6 +293,55 @@ export function runtimeCases(lib: RuntimeLib, base: string): RuntimeCase[] {
           field: "role",
           eventType: "TEXT_MESSAGE_START",
         });
+      },
+    },
+    {
+      name: "the 1.1 pipeline (ag-ui-verify/conform)",
+      run: async () => {
+        const read = async (path: string) => {
+          const warnings: ConformLib.ConformWarning[] = [];
+          const response = await fetch(`${base}${path}`, { method: "POST", body: "{}" });
+          const stream = lib.conformingEvents(response.body, {
+            onWarning: (w) => warnings.push(w),
+          });
+          const events: unknown[] = [];
+          const reader = stream.getReader();
+          try {
+            for (let r = await reader.read(); !r.done; r = await reader.read())
+              events.push(r.value);
+          } catch (error) {
+            return { events, warnings, error, failed: true };
+          }
+          return { events, warnings, error: undefined, failed: false };
+        };
+        // A conforming run comes out whole and quiet, in small network chunks too.
+        const valid = await read("/run/valid?chunk=7");
+        assert(!valid.failed, `the valid run errored: ${describe(valid.error)}`);
+        sameEvents(valid.events, validRun(), "the valid run through conformingEvents");
+        equal(valid.warnings.length, 0, "warnings on the valid run");
+        // The unknown role "robot" is unrecognised material: stripped, with one warning.
+        const robot = await read("/run/schema-mismatch");
+        assert(!robot.failed, `the robot run errored: ${describe(robot.error)}`);
+        const { role: _role, ...withoutRole } = schemaMismatchRun()[
+          SCHEMA_MISMATCH_INDEX
+        ] as Record<string, unknown>;
+        sameEvents(
+          robot.events,
+          validRun().map((e, i) => (i === SCHEMA_MISMATCH_INDEX ? withoutRole : e)),
+          "the robot run through conformingEvents",
+        );
+        equal(robot.warnings.length, 1, "warnings on the robot run");
+        equal(robot.warnings[0]?.code, "UNKNOWN_MEMBER_STRIPPED", "the warning's code");
+        equal(robot.warnings[0]?.path, "/role", "the warning's path");
+        equal(robot.warnings[0]?.index, SCHEMA_MISMATCH_INDEX, "the warning's index");
+        // A violation still fails the stream, after every event before it.
+        const broken = await read("/run/violation");
+        assert(broken.failed, "the violation run did not error");
+        checkVerifyError(lib, broken.error, {
+          code: "TEXT_MESSAGE_NOT_OPEN",
+          index: VIOLATION_PREFIX,
+        });
+        equal(broken.events.length, VIOLATION_PREFIX, "events before the violation");
       },
     },
     {

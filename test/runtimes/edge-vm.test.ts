@@ -18,11 +18,12 @@ const distSchema = fileURLToPath(new URL("../../dist/schema.js", import.meta.url
 const entry = `
 import * as main from "../../dist/index.js";
 import { agUiSchema } from "../../dist/schema.js";
+import { conformingEvents } from "../../dist/conform/index.js";
 import { runtimeCases } from "../runtime/cases.ts";
 
 let cases = [];
 globalThis.__setup = (base) => {
-  cases = runtimeCases({ ...main, agUiSchema }, base);
+  cases = runtimeCases({ ...main, agUiSchema, conformingEvents }, base);
   return JSON.stringify(cases.map((c) => c.name));
 };
 globalThis.__run = async (i) => {

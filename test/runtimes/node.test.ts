@@ -8,17 +8,23 @@ import { type AgentServer, startAgentServer } from "../server/agent-server.ts";
 // Computed specifiers, so that type-checking does not need a build.
 const DIST = new URL("../../dist/index.js", import.meta.url).href;
 const DIST_SCHEMA = new URL("../../dist/schema.js", import.meta.url).href;
+const DIST_CONFORM = new URL("../../dist/conform/index.js", import.meta.url).href;
 
 let server: AgentServer;
 let lib: RuntimeLib;
 
 beforeAll(async () => {
   server = await startAgentServer();
-  const [main, schema] = await Promise.all([
+  const [main, schema, conform] = await Promise.all([
     import(/* @vite-ignore */ DIST),
     import(/* @vite-ignore */ DIST_SCHEMA),
+    import(/* @vite-ignore */ DIST_CONFORM),
   ]);
-  lib = { ...main, agUiSchema: schema.agUiSchema } as RuntimeLib;
+  lib = {
+    ...main,
+    agUiSchema: schema.agUiSchema,
+    conformingEvents: conform.conformingEvents,
+  } as RuntimeLib;
 });
 
 afterAll(async () => {
