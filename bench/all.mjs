@@ -16,6 +16,7 @@ const BENCHES = [
   ["pipeline", "Bytes to verified events"],
   ["proxy", "The proxy: verifyResponse"],
   ["schema", "The schema check: agUiSchema"],
+  ["conform", "The 1.1 pipeline: conformingEvents"],
   ["corpus", "The command on a corpus"],
   ["lint", "Linting real captures against the verifier alone"],
   ["hostile", "Hostile chunking: trickles and buffered bodies"],

@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import { generate, OUTPUT, SCHEMA } from "../scripts/gen-conform.mjs";
 import { enforce, Mismatch, type Removed } from "../src/conform/enforce.ts";
 import { checkEvent, EVENT_TYPES } from "../src/conform/generated.ts";
+import { ConformStream } from "../src/conform/index.ts";
+import { fromChunks } from "./support/streams.ts";
 
 const run = (event: unknown) => enforce(event, checkEvent);
 
@@ -208,5 +210,51 @@ describe('enforcement (processing: "Unrecognised material is not an error. A mal
   it("passes values with no string type unchanged, for the verifier's rule 0", () => {
     for (const v of [null, 1, [], { type: 5 }, {}])
       expect(run(v)).toEqual({ event: v, removed: undefined });
+  });
+});
+
+describe("ConformStream", () => {
+  async function through(events: readonly unknown[], onWarning = (_: unknown) => {}) {
+    const out: unknown[] = [];
+    await fromChunks(events)
+      .pipeThrough(new ConformStream({ onWarning }))
+      .pipeTo(new WritableStream({ write: (e) => void out.push(e) }));
+    return out;
+  }
+
+  it("copies no event from which nothing is stripped, and exactly the ones it strips", async () => {
+    const events: Record<string, unknown>[] = [
+      RS,
+      { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "a" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "b", extra: 1 },
+      { type: "TEXT_MESSAGE_END", messageId: "m" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    const before = copy(events);
+    const out = await through(events);
+    expect(out).toHaveLength(events.length);
+    const copies = out.filter((e, i) => e !== events[i]).length;
+    expect(copies).toBe(1);
+    expect(out[3]).toEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "b" });
+    expect(events).toEqual(before);
+  });
+
+  it("translates THINKING_* once-warned, and errors with SCHEMA_MISMATCH at the input's index", async () => {
+    const warnings: unknown[] = [];
+    const out = (await through(
+      [RS, { type: "THINKING_START", title: "t" }, { type: "THINKING_END" }],
+      (w) => warnings.push(w),
+    )) as { type: string; messageId?: string }[];
+    expect(out.map((e) => e.type)).toEqual(["RUN_STARTED", "REASONING_START", "REASONING_END"]);
+    expect(out[1]?.messageId).toBe(out[2]?.messageId);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ code: "THINKING_TRANSLATED", index: 1 });
+    const failed = through([RS, { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: 42 }]);
+    await expect(failed).rejects.toMatchObject({
+      code: "SCHEMA_MISMATCH",
+      index: 1,
+      field: "delta",
+    });
   });
 });

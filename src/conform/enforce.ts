@@ -167,7 +167,9 @@ export function object(v: unknown, x: Ctx, shape: Shape): unknown {
   const props = shape.props;
   const path = x.path;
   let out: Rec | undefined;
-  for (const k of Object.keys(v)) {
+  // A JSON object's own keys (what JSON.parse makes has no inherited enumerable ones).
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
     const check = props.get(k);
     if (check === any || (check === undefined && !shape.closed)) continue;
     const val = v[k];

@@ -196,6 +196,11 @@ export class ChunkExpander {
 
   push(event: AgUiEvent, emit: (event: AgUiEvent) => void): void {
     const effect = EFFECTS.get(event.type);
+    // No chunk stream open: only a chunk has anything to do.
+    if (this.#lanes.size === 0 && typeof effect !== "object") {
+      emit(event);
+      return;
+    }
     if (effect === "lane") {
       if (this.#byId) this.#endById(event, emit);
       this.#endLane(event.subagentRunId ?? undefined, emit);
