@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { generate, OUTPUT, SCHEMA } from "../scripts/gen-conform.mjs";
 import { enforce, Mismatch, type Removed } from "../src/conform/enforce.ts";
 import { checkEvent, EVENT_TYPES } from "../src/conform/generated.ts";
-import { ConformStream } from "../src/conform/index.ts";
+import { ConformStream, runConformingAgent } from "../src/conform/index.ts";
 import { fromChunks } from "./support/streams.ts";
 
 const run = (event: unknown) => enforce(event, checkEvent);
@@ -256,5 +256,60 @@ describe("ConformStream", () => {
       index: 1,
       field: "delta",
     });
+  });
+});
+
+describe("runConformingAgent", () => {
+  const input = {
+    threadId: "t",
+    runId: "r",
+    messages: [],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  const answer =
+    (text: string, type = "text/event-stream") =>
+    async (_request: Request) =>
+      new Response(text, { headers: { "content-type": type } });
+
+  it("POSTs the input and reads the answer with the whole 1.1 pipeline", async () => {
+    const warnings: string[] = [];
+    let sent: unknown;
+    const body = [
+      RS,
+      { type: "FUTURE_EVENT" },
+      { type: "TEXT_MESSAGE_CHUNK", messageId: "m", delta: "hi" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ]
+      .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+      .join("");
+    const events = await runConformingAgent("https://agent.test/run", input, {
+      fetch: async (request) => {
+        sent = await request.json();
+        return answer(body)(request);
+      },
+      onWarning: (w) => warnings.push(w.code),
+    });
+    const types: string[] = [];
+    for await (const event of events) types.push(event.type);
+    expect(sent).toEqual(input);
+    expect(types).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
+    expect(warnings).toEqual(["UNKNOWN_EVENT_DROPPED"]);
+  });
+
+  it("throws an HttpError for a response that is not an event stream", async () => {
+    await expect(
+      runConformingAgent("https://agent.test/run", input, {
+        fetch: answer("{}", "application/json"),
+      }),
+    ).rejects.toMatchObject({ name: "HttpError" });
   });
 });

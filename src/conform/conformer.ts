@@ -100,7 +100,9 @@ export class Conformer {
     const supported = options.supportedVersion ?? "1.1";
     const parsed = typeof supported === "string" ? versionOf(supported) : undefined;
     if (parsed === undefined) {
-      throw new TypeError(`supportedVersion must be a version such as "1.1"; got ${String(supported)}`);
+      throw new TypeError(
+        `supportedVersion must be a version such as "1.1"; got ${String(supported)}`,
+      );
     }
     this.#supported = parsed;
     this.#supportedText = supported;

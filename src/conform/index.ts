@@ -5,5 +5,6 @@
  * @module
  */
 
+export { type ConformingAgentOptions, runConformingAgent } from "./agent.ts";
 export type { ConformOptions, ConformWarning, ConformWarningCode } from "./conformer.ts";
 export { ConformStream, conformingEvents } from "./stream.ts";

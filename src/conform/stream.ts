@@ -8,7 +8,7 @@
 import type { KnownAgUiEvent } from "../events/index.ts";
 import { decodedStream } from "../streams/verified-events.ts";
 import { passes, Verifier } from "../verify/verifier.ts";
-import { type ConformOptions, Conformer } from "./conformer.ts";
+import { Conformer, type ConformOptions } from "./conformer.ts";
 
 /**
  * A `TransformStream` running AG-UI 1.1's stages before verification (SPEC §20.1) on the

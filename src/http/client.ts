@@ -181,6 +181,27 @@ export async function runAgent(
   input: RunAgentInput,
   options: RunAgentOptions = {},
 ): Promise<EventStream<unknown>> {
+  return requestEvents(urlOrRequest, input, options, (body) => {
+    const events =
+      options.verify === false ? decodedEvents(body, options) : verifiedEvents(body, options);
+    return options.expandChunks === true ? events.pipeThrough(new ChunkExpanderStream()) : events;
+  });
+}
+
+/** What {@link requestEvents} needs of the options: the request's. @internal */
+export type RequestOptions = Pick<RunAgentOptions, "fetch" | "signal" | "headers">;
+
+/**
+ * {@link runAgent}'s request and response handling, with the pipeline that reads the body
+ * given: `runAgent`'s, or the 1.1 pipeline's (`ag-ui-verify/conform`).
+ * @internal
+ */
+export async function requestEvents<T>(
+  urlOrRequest: string | URL | Request,
+  input: RunAgentInput,
+  options: RequestOptions,
+  pipeline: (body: ReadableStream<Uint8Array> | null) => ReadableStream<T>,
+): Promise<EventStream<T>> {
   const headers = new Headers(urlOrRequest instanceof Request ? urlOrRequest.headers : undefined);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   // The caller's own content-type and accept win.
@@ -216,12 +237,7 @@ export async function runAgent(
     );
   }
 
-  let events =
-    options.verify === false
-      ? decodedEvents(response.body, options)
-      : verifiedEvents(response.body, options);
-  if (options.expandChunks === true) events = events.pipeThrough(new ChunkExpanderStream());
-  return withAsyncIterator(cancelOnAbort(events, options.signal));
+  return withAsyncIterator(cancelOnAbort(pipeline(response.body), options.signal));
 }
 
 /** Decoded but unverified events: only rule 0's shape checks, so the stream's type holds. */
