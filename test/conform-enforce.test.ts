@@ -313,3 +313,25 @@ describe("runConformingAgent", () => {
     ).rejects.toMatchObject({ name: "HttpError" });
   });
 });
+
+describe("hostile values in the 1.1 pipeline", () => {
+  it("turns a throwing getter or a revoked Proxy into SCHEMA_MISMATCH, never a raw TypeError", async () => {
+    const getter = { ...RS };
+    Object.defineProperty(getter, "runId", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+    const { proxy, revoke } = Proxy.revocable({ type: "RUN_STARTED" }, {});
+    revoke();
+    for (const value of [getter, proxy]) {
+      const out = fromChunks([value]).pipeThrough(new ConformStream());
+      await expect(out.getReader().read()).rejects.toMatchObject({
+        name: "VerifyError",
+        code: "SCHEMA_MISMATCH",
+        index: 0,
+      });
+    }
+  });
+});

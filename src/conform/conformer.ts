@@ -6,6 +6,7 @@
  * @module
  */
 
+import { VerifyError } from "../errors.ts";
 import type { AgUiEvent } from "../events/index.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { ChunkExpander, ChunkFailure } from "../streams/chunk-expander.ts";
@@ -62,6 +63,20 @@ const THINKING: ReadonlyMap<string, string> = new Map([
   ["THINKING_TEXT_MESSAGE_END", "REASONING_MESSAGE_END"],
 ]);
 
+/** An event whose reading threw (a getter, a Proxy trap): SCHEMA_MISMATCH, naming the throw. */
+function unreadable(thrown: unknown): Violation {
+  let what: string;
+  try {
+    what = String(thrown);
+  } catch {
+    what = "an unprintable value";
+  }
+  return new Violation(
+    "SCHEMA_MISMATCH",
+    `the event could not be read (reading it threw ${what.slice(0, 200)}); expected a plain JSON object.`,
+  );
+}
+
 /** A version as `[major, minor, patch]`, or undefined when it is not one to compare. */
 function versionOf(text: string): number[] | undefined {
   if (!/^\d{1,9}\.\d{1,9}(\.\d{1,9})?$/.test(text)) return undefined;
@@ -113,6 +128,16 @@ export class Conformer {
   /** The next input value: what it becomes is handed to `emit` (none, one or several events). */
   push(value: unknown, emit: (event: unknown) => void): void {
     const index = ++this.#index;
+    try {
+      this.#push(value, emit, index);
+    } catch (thrown) {
+      if (thrown instanceof VerifyError) throw thrown;
+      // A getter or Proxy trap that throws makes the value unreadable: malformed, not a crash.
+      throw toVerifyError(unreadable(thrown), index, value, undefined);
+    }
+  }
+
+  #push(value: unknown, emit: (event: unknown) => void, index: number): void {
     if (!isRecord(value) || typeof value.type !== "string") {
       // Not an event (a decode failure, a non-object): the verifier names what is wrong.
       emit(value);
