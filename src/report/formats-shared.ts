@@ -115,8 +115,7 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
   ACTIVITY_DELTA_WITHOUT_SNAPSHOT:
     "An ACTIVITY_DELTA for an activity no snapshot in the stream created.",
   UNKNOWN_EVENT_DROPPED: "An event of a type the 1.1 schema does not name: a 1.1 client drops it.",
-  UNKNOWN_PROPERTY_STRIPPED:
-    "A property the 1.1 schema does not describe: a 1.1 client strips it.",
+  UNKNOWN_PROPERTY_STRIPPED: "A property the 1.1 schema does not describe: a 1.1 client strips it.",
   UNKNOWN_MEMBER_STRIPPED:
     "A value the 1.1 schema does not name where it names a set: a 1.1 client strips it.",
   CHUNK_TRIAD_MIXED: "One open message or tool call is streamed both in chunks and explicitly.",

@@ -1,8 +1,8 @@
 // The runtime cases (test/runtime/cases.ts) under Bun, through Bun's own fetch, against the
 // local agent server that test/runtimes/bun.test.ts starts and passes in AGENT_URL.
 import { expect, test } from "bun:test";
-import * as main from "../../src/index.ts";
 import { conformingEvents } from "../../src/conform/index.ts";
+import * as main from "../../src/index.ts";
 import { agUiSchema } from "../../src/schema/index.ts";
 import { runtimeCases } from "../runtime/cases.ts";
 
@@ -15,4 +15,5 @@ test("engine is Bun", () => {
   expect(typeof Bun.version).toBe("string");
 });
 
-for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base)) test(name, run);
+for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base))
+  test(name, run);

@@ -1,7 +1,8 @@
 // The runtime cases (test/runtime/cases.ts) under Deno, through Deno's own fetch, against the
 // local agent server that test/runtimes/deno.test.ts starts and passes in AGENT_URL.
-import * as main from "../../src/index.ts";
+
 import { conformingEvents } from "../../src/conform/index.ts";
+import * as main from "../../src/index.ts";
 import { agUiSchema } from "../../src/schema/index.ts";
 import { runtimeCases } from "../runtime/cases.ts";
 
@@ -14,4 +15,5 @@ Deno.test("engine is Deno", () => {
   if (typeof Deno.version.deno !== "string") throw new Error("not running in Deno");
 });
 
-for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base)) Deno.test(name, run);
+for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base))
+  Deno.test(name, run);
