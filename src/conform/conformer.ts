@@ -18,6 +18,7 @@ import {
   type VerifierOptions,
   Violation,
 } from "../verify/verifier.ts";
+import { Boundary } from "./boundary.ts";
 import { Ctx, enforce, Mismatch, type Removed } from "./enforce.ts";
 import { Entities } from "./entities.ts";
 import { checkEvent } from "./generated.ts";
@@ -53,15 +54,6 @@ export interface ConformOptions extends VerifierOptions, DecoderOptions {
 }
 
 const MAX_MESSAGE = 2_000;
-
-/** The retired reasoning shapes and what each becomes (1.1 basic/versioning). */
-const THINKING: ReadonlyMap<string, string> = new Map([
-  ["THINKING_START", "REASONING_START"],
-  ["THINKING_END", "REASONING_END"],
-  ["THINKING_TEXT_MESSAGE_START", "REASONING_MESSAGE_START"],
-  ["THINKING_TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT"],
-  ["THINKING_TEXT_MESSAGE_END", "REASONING_MESSAGE_END"],
-]);
 
 /** An event whose reading threw (a getter, a Proxy trap): SCHEMA_MISMATCH, naming the throw. */
 function unreadable(thrown: unknown): Violation {
@@ -105,10 +97,8 @@ export class Conformer {
   /** Enforcement's working state, one for the stream. */
   readonly #ctx = new Ctx();
   #index = -1;
-  /** Ids the boundary minted for the open THINKING span and message. */
-  #span: string | undefined;
-  #message: string | undefined;
-  #minted = 0;
+  /** The compatibility boundary (the retired THINKING_* shapes). */
+  readonly #boundary = new Boundary();
   #translated = false;
 
   constructor(options: ConformOptions = {}) {
@@ -144,8 +134,20 @@ export class Conformer {
       return;
     }
     let event: Rec = value;
-    const translated = THINKING.get(event.type as string);
-    if (translated !== undefined) event = this.#translate(event, translated, index);
+    const translated = this.#boundary.translate(event);
+    if (translated !== undefined) {
+      if (!this.#translated) {
+        this.#translated = true;
+        this.#warn(
+          "THINKING_TRANSLATED",
+          `${event.type as string} is a retired shape; it is translated to ${translated.type as string} (1.1 basic/versioning), as are the stream's other THINKING_* events.`,
+          index,
+          event.type as string,
+          undefined,
+        );
+      }
+      event = translated;
+    }
     let enforced: ReturnType<typeof enforce>;
     try {
       enforced = enforce(event, checkEvent, this.#ctx);
@@ -170,43 +172,6 @@ export class Conformer {
       if (!(thrown instanceof ChunkFailure)) throw thrown;
       const violation = new Violation(thrown.code, `${thrown.text}.`, thrown.field);
       throw toVerifyError(violation, index, value, out.type);
-    }
-  }
-
-  /** The boundary: a THINKING_* event as the reasoning event it stands for. */
-  #translate(event: Rec, type: string, index: number): Rec {
-    if (!this.#translated) {
-      this.#translated = true;
-      this.#warn(
-        "THINKING_TRANSLATED",
-        `${event.type as string} is a retired shape; it is translated to ${type} (1.1 basic/versioning), as are the stream's other THINKING_* events.`,
-        index,
-        event.type as string,
-        undefined,
-      );
-    }
-    const mint = () => `ag-ui-verify-thinking-${++this.#minted}`;
-    switch (event.type) {
-      case "THINKING_START": {
-        const { title: _title, ...rest } = event;
-        this.#span = mint();
-        return { ...rest, type, messageId: this.#span };
-      }
-      case "THINKING_TEXT_MESSAGE_START":
-        this.#message = mint();
-        return { ...event, type, messageId: this.#message, role: "reasoning" };
-      case "THINKING_TEXT_MESSAGE_CONTENT":
-        return { ...event, type, messageId: this.#message ?? mint() };
-      case "THINKING_TEXT_MESSAGE_END": {
-        const id = this.#message ?? mint();
-        this.#message = undefined;
-        return { ...event, type, messageId: id };
-      }
-      default: {
-        const id = this.#span ?? mint();
-        this.#span = undefined;
-        return { ...event, type, messageId: id };
-      }
     }
   }
 
