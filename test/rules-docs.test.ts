@@ -7,7 +7,11 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { conformingEvents } from "../src/conform/index.ts";
+import {
+  CONFORM_WARNING_CODES,
+  type ConformWarning,
+  conformingEvents,
+} from "../src/conform/index.ts";
 import {
   type DecoderOptions,
   VERIFY_ERROR_CODES,
@@ -90,6 +94,11 @@ const errorSections = sections.filter(
   (s) => errorCodes.includes(s.code) && !bothCodes.includes(s.code),
 );
 const warningSections = sections.filter((s) => warningCodes.includes(s.code));
+/** The 1.1 pipeline's warnings that are not the linter's: their own group, last. */
+const conformOnly: readonly string[] = CONFORM_WARNING_CODES.filter(
+  (c) => !warningCodes.includes(c),
+);
+const conformSections = sections.filter((s) => conformOnly.includes(s.code));
 const bothSections = sections.filter((s) => bothCodes.includes(s.code));
 
 /** The codes only the 1.1 pipeline gives: their examples are read by conformingEvents. */
@@ -183,9 +192,9 @@ async function lintExample(s: Section): Promise<LintReport> {
 describe("docs/rules.md", () => {
   it("has one ### section per error code and warning code, in the SPEC's order", () => {
     const errorsOnly = errorCodes.filter((c) => !bothCodes.includes(c));
-    expect(sections.map((s) => s.code)).toEqual([...errorsOnly, ...warningCodes]);
+    expect(sections.map((s) => s.code)).toEqual([...errorsOnly, ...warningCodes, ...conformOnly]);
     const headings = DOC.split("\n").filter((l) => l.startsWith("### "));
-    expect(headings.length).toBe(errorsOnly.length + warningCodes.length);
+    expect(headings.length).toBe(errorsOnly.length + warningCodes.length + conformOnly.length);
   });
 
   it("links each code from the contents, and every link points at a heading", () => {
@@ -313,6 +322,28 @@ describe("docs/rules.md warning examples", () => {
         .filter((f) => f.severity === "warning")
         .map((f) => ({ code: f.code, index: f.index }));
       expect(found).toContainEqual({ code: s.code, index: s.index });
+    },
+  );
+});
+
+describe("docs/rules.md warnings of the 1.1 pipeline", () => {
+  it.each(conformSections.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s is reported by conformingEvents at the stated index, and the stream goes on",
+    async (_name, s) => {
+      expect(s.group).toBe("Warnings of the 1.1 pipeline (ag-ui-verify/conform)");
+      expect(s.verb).toBe("Warning");
+      const warnings: ConformWarning[] = [];
+      const body = new Response(
+        events(s)
+          .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+          .join(""),
+      ).body;
+      const got = await collect(conformingEvents(body, { onWarning: (w) => warnings.push(w) }));
+      expect(got.error).toBeUndefined();
+      expect(warnings.map((w) => ({ code: w.code, index: w.index }))).toContainEqual({
+        code: s.code,
+        index: s.index,
+      });
     },
   );
 });

@@ -33,6 +33,17 @@ export type ConformWarningCode =
   | "PROTOCOL_VERSION_UNINTERPRETABLE"
   | "ENCRYPTED_VALUE_UNKNOWN_ENTITY";
 
+/** Every {@link ConformWarningCode}, in the order of SPEC §20.2. */
+export const CONFORM_WARNING_CODES: readonly ConformWarningCode[] = /* @__PURE__ */ Object.freeze([
+  "UNKNOWN_EVENT_DROPPED",
+  "UNKNOWN_PROPERTY_STRIPPED",
+  "UNKNOWN_MEMBER_STRIPPED",
+  "THINKING_TRANSLATED",
+  "PROTOCOL_VERSION_NEWER",
+  "PROTOCOL_VERSION_UNINTERPRETABLE",
+  "ENCRYPTED_VALUE_UNKNOWN_ENTITY",
+] as const);
+
 /** A warning of the 1.1 pipeline: the stream goes on. */
 export interface ConformWarning {
   readonly code: ConformWarningCode;

@@ -6,5 +6,10 @@
  */
 
 export { type ConformingAgentOptions, runConformingAgent } from "./agent.ts";
-export type { ConformOptions, ConformWarning, ConformWarningCode } from "./conformer.ts";
+export {
+  CONFORM_WARNING_CODES,
+  type ConformOptions,
+  type ConformWarning,
+  type ConformWarningCode,
+} from "./conformer.ts";
 export { ConformStream, conformingEvents } from "./stream.ts";
