@@ -55,7 +55,10 @@ export class Mismatch {
 
 /** RFC 6901's escaping of one reference token. */
 function token(key: string | number): string {
-  return typeof key === "number" ? String(key) : key.replace(/~/g, "~0").replace(/\//g, "~1");
+  if (typeof key === "number") return String(key);
+  return key.includes("~") || key.includes("/")
+    ? key.replace(/~/g, "~0").replace(/\//g, "~1")
+    : key;
 }
 
 /** A value for a message: bounded. */
@@ -73,6 +76,15 @@ export class Ctx {
   removed: Removed[] | undefined;
   /** Why the last {@link UNKNOWN} was returned. */
   why = "";
+  /**
+   * Only find what would be removed, copying nothing (the linter's use): the checks then
+   * return each value as it came, and `removed` says what a consumer would strip.
+   */
+  readonly dry: boolean;
+
+  constructor(dry = false) {
+    this.dry = dry;
+  }
 
   /** The current place as a JSON Pointer, with `key` after it when given. */
   pointer(key?: string | number): string {
@@ -123,8 +135,8 @@ export class Ctx {
   /** Records that the property or element `key` of the value here was removed. */
   strip(code: EnforceCode, key: string | number): void {
     const pointer = this.pointer(key);
-    const why =
-      code === "UNKNOWN_PROPERTY_STRIPPED" ? `${q(String(key))} is not described` : this.why;
+    // The pointer names the property: the words need not.
+    const why = code === "UNKNOWN_PROPERTY_STRIPPED" ? "it is not described" : this.why;
     const entry: Removed = { code, pointer, why };
     if (this.removed === undefined) this.removed = [entry];
     else this.removed.push(entry);
@@ -256,6 +268,7 @@ export function list(v: unknown, x: Ctx, item: Check, min: number): unknown {
   if (!Array.isArray(v)) return x.fail("an array", v);
   if (v.length < min) return x.fail(`an array of at least ${min}`, v);
   let out: unknown[] | undefined;
+  let dropped = 0;
   const path = x.path;
   for (let i = 0; i < v.length; i++) {
     const value: unknown = v[i];
@@ -264,16 +277,18 @@ export function list(v: unknown, x: Ctx, item: Check, min: number): unknown {
     const r = item(value, x);
     path.pop();
     if (r === value && out === undefined) continue;
-    if (out === undefined) out = v.slice(0, i);
     if (r === UNKNOWN) {
       // The element goes whole: what was removed inside it is not reported on its own.
       x.forget(mark);
       x.strip("UNKNOWN_MEMBER_STRIPPED", i);
-    } else out.push(r);
+      dropped++;
+    }
+    if (x.dry) continue;
+    if (out === undefined) out = v.slice(0, i);
+    if (r !== UNKNOWN) out.push(r);
   }
-  if (out === undefined) return v;
-  if (out.length < min) return x.unknown(v, `a list left with fewer than ${min} elements`);
-  return out;
+  if (v.length - dropped < min) return x.unknown(v, `a list left with fewer than ${min} elements`);
+  return out ?? v;
 }
 
 /**
@@ -294,6 +309,11 @@ function changed(
     // The property goes whole (or its object does): what was removed inside it goes unsaid.
     x.forget(mark);
     if (required) return UNKNOWN;
+  }
+  if (x.dry) {
+    if (r === STRIP) x.strip("UNKNOWN_PROPERTY_STRIPPED", key);
+    else if (r === UNKNOWN) x.strip("UNKNOWN_MEMBER_STRIPPED", key);
+    return v;
   }
   const copy = out ?? { ...v };
   if (r === STRIP) {

@@ -37,9 +37,19 @@ function warningOf(r: Removed, eventType: string): Warning {
   return { code: r.code, text, eventType, field: fieldOf(r.pointer), subject: r.pointer };
 }
 
+/** The most warnings {@link SchemaDuties} keeps made, for the findings repeated per event. */
+const MAX_MADE = 1_000;
+
 /** Runs the 1.1 schema's enforcement on each accepted event, for its warnings. */
 export class SchemaDuties {
-  readonly #ctx = new Ctx();
+  /** Dry: the linter wants what a client would strip, not the stripped copy. */
+  readonly #ctx = new Ctx(true);
+  /**
+   * The warnings made so far, by code, type and pointer: a producer that adds the same field
+   * to every event gets one warning object, its words built once (up to MAX_MADE of them).
+   */
+  readonly #made = new Map<string, Map<string, Warning>>();
+  #size = 0;
 
   event(type: string, e: Record<string, unknown>): Warning[] | undefined {
     let removed: readonly Removed[] | undefined;
@@ -49,6 +59,26 @@ export class SchemaDuties {
       if (thrown instanceof Mismatch) return undefined;
       throw thrown;
     }
-    return removed?.map((r) => warningOf(r, type));
+    if (removed === undefined) return undefined;
+    const out: Warning[] = [];
+    for (const r of removed) {
+      // By type, then by code and pointer (the code's own letter tells the three apart).
+      const key = `${r.code.charAt(8)}${r.pointer}`;
+      let byType = this.#made.get(type);
+      let w = byType?.get(key);
+      if (w === undefined) {
+        w = warningOf(r, type);
+        if (this.#size < MAX_MADE) {
+          if (byType === undefined) {
+            byType = new Map();
+            this.#made.set(type, byType);
+          }
+          byType.set(key, w);
+          this.#size++;
+        }
+      }
+      out.push(w);
+    }
+    return out;
   }
 }

@@ -72,6 +72,10 @@ export class Linter {
   readonly #max: number;
   readonly #entries: Entry[] = [];
   readonly #byKey = new Map<string, Entry>();
+  /** The entry each warning object went to, for objects a duty hands over again. */
+  readonly #byWarning = new WeakMap<Warning, Entry>();
+  /** The entry the last #record merged into or made; undefined when it kept none. */
+  #touched: Entry | undefined;
   /** The last events pushed, for the first error's context. */
   readonly #recent: unknown[] = [];
   #firstError = true;
@@ -197,25 +201,37 @@ export class Linter {
   }
 
   #warning(w: Warning, index: number, place: Place | undefined, found: Entry[] | undefined) {
-    const type = w.eventType;
-    const tail = ` [${w.code}, warning]`;
-    // A type longer than an id may be is quoted and cut, as in the verifier's messages.
-    const subject = type === undefined ? "SSE line" : type.length > MAX_QUOTED ? q(type) : type;
-    let message = `${subject} at index ${index}: ${w.text}`;
-    if (message.length + tail.length > MAX_MESSAGE) {
-      message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
+    // A warning object seen before (the duties reuse theirs) merges without a key to build.
+    const seen = this.#byWarning.get(w);
+    if (seen !== undefined) {
+      seen.count++;
+      seen.lastIndex = index;
+      return add(found, seen);
     }
-    return this.#record(
+    const type = w.eventType;
+    const describe = () => {
+      const tail = ` [${w.code}, warning]`;
+      // A type longer than an id may be is quoted and cut, as in the verifier's messages.
+      const subject = type === undefined ? "SSE line" : type.length > MAX_QUOTED ? q(type) : type;
+      let message = `${subject} at index ${index}: ${w.text}`;
+      if (message.length + tail.length > MAX_MESSAGE) {
+        message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
+      }
+      return { message: message + tail, field: w.field };
+    };
+    const entries = this.#record(
       w.code,
       undefined,
       index,
       type,
       w.field,
       w.subject,
-      () => ({ message: message + tail, field: w.field }),
+      describe,
       place,
       found,
     );
+    if (this.#touched !== undefined) this.#byWarning.set(w, this.#touched);
+    return entries;
   }
 
   /** Merges or adds one occurrence; returns the list of entries this event gave. */
@@ -232,11 +248,13 @@ export class Linter {
   ): Entry[] | undefined {
     const natural: Severity = rule === undefined ? "warning" : "error";
     const override = this.#overrides?.[code];
+    this.#touched = undefined;
     if (override === "off") return found;
     if (override === undefined && OFF_BY_DEFAULT.has(code as WarningCode)) return found;
     const severity = override === "error" || override === "warning" ? override : natural;
     const key = `${code}\u0000${eventType ?? ""}\u0000${field ?? ""}\u0000${subject ?? ""}`;
     const merged = this.#byKey.get(key);
+    this.#touched = merged;
     if (merged !== undefined) {
       merged.count++;
       merged.lastIndex = index;
@@ -270,6 +288,7 @@ export class Linter {
     }
     this.#entries.push(entry);
     this.#byKey.set(key, entry);
+    this.#touched = entry;
     return add(found, entry);
   }
 
