@@ -10,13 +10,10 @@
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { agenticRun, chatRun, createRng, toolRun } from "../bench/runs.mjs";
 import { SCHEMA } from "../scripts/gen-conform.mjs";
 import { Ctx, enforce, Mismatch } from "../src/conform/enforce.ts";
 import { checkEvent } from "../src/conform/generated.ts";
-import { FIXTURES, VERSIONS } from "./support/conformance.ts";
-
-type Rec = Record<string, unknown>;
+import { corpusEvents, createRng, generatedEvents, mutate, type Rec } from "./support/mutations.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: false });
 const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, "utf8")));
@@ -37,61 +34,7 @@ function ours(event: Rec): boolean {
   }
 }
 
-/** Every object (and its key path) inside `value`, the value first. */
-function objectsIn(value: unknown, path: (string | number)[] = []): [Rec, (string | number)[]][] {
-  if (typeof value !== "object" || value === null) return [];
-  const out: [Rec, (string | number)[]][] = [];
-  if (!Array.isArray(value)) out.push([value as Rec, path]);
-  for (const [k, v] of Object.entries(value)) {
-    out.push(...objectsIn(v, [...path, Array.isArray(value) ? Number(k) : k]));
-  }
-  return out;
-}
-
-/** A mutation of a deep copy of `event`, chosen by `rng`. */
-function mutate(event: Rec, rng: ReturnType<typeof createRng>): Rec {
-  const copy = structuredClone(event);
-  const objects = objectsIn(copy);
-  const [target] = objects[rng.int(0, objects.length - 1)] ?? [copy];
-  const keys = Object.keys(target);
-  const key = keys.length > 0 ? rng.pick(keys) : "type";
-  switch (rng.int(0, 7)) {
-    case 0:
-      delete target[key];
-      break;
-    case 1:
-      target[key] = null;
-      break;
-    case 2:
-      target[key] = typeof target[key] === "string" ? 42 : "text";
-      break;
-    case 3:
-      target[`future_${key}`] = 1;
-      break;
-    case 4:
-      target[key] = "unheard-of";
-      break;
-    case 5:
-      target[key] = [];
-      break;
-    case 6:
-      target[key] = 1.5;
-      break;
-    default:
-      if (Array.isArray(target[key])) (target[key] as unknown[]).push({ type: "mystery" });
-      else target[key] = { type: "mystery" };
-  }
-  return copy;
-}
-
-const corpusEvents: Rec[] = VERSIONS.flatMap((v) =>
-  FIXTURES[v].flatMap((f) => f.stream.filter((e): e is Rec => typeof e === "object" && e !== null)),
-);
-const generated: Rec[] = [
-  ...agenticRun(3000, { seed: 11 }),
-  ...chatRun(500, { seed: 12 }),
-  ...toolRun(1500, { seed: 13 }),
-];
+const generated = generatedEvents(11, 1);
 
 describe("enforcement agrees with ajv on the 1.1 schema", () => {
   it("on every event of the official corpus and of generated runs", () => {
