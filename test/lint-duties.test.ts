@@ -6,43 +6,8 @@
 
 import { describe, expect, it } from "vitest";
 import { verifyAll } from "../src/index.ts";
-import { type Finding, type LintOptions, lint, lintStream } from "../src/lint/index.ts";
-
-type Ev = { type: string } & Record<string, unknown>;
-
-const RS = (fields: Record<string, unknown> = {}): Ev => ({
-  type: "RUN_STARTED",
-  threadId: "t1",
-  runId: "r1",
-  ...fields,
-});
-const RF = (fields: Record<string, unknown> = {}): Ev => ({
-  type: "RUN_FINISHED",
-  threadId: "t1",
-  runId: "r1",
-  ...fields,
-});
-const RE = (fields: Record<string, unknown> = {}): Ev => ({
-  type: "RUN_ERROR",
-  message: "boom",
-  ...fields,
-});
-
-/** The warnings of one code `lint` gives a stream the verifier accepts: [index, field]. */
-function found(
-  code: string,
-  events: readonly Ev[],
-  options?: LintOptions,
-): Array<[number, string | undefined]> {
-  expect(() => verifyAll(events), "the stream must be valid under SPEC v4").not.toThrow();
-  const report = lint(events, options);
-  expect(report.valid).toBe(true);
-  return report.findings.filter((f) => f.code === code).map((f) => [f.index, f.field]);
-}
-
-function first(code: string, events: readonly Ev[], options?: LintOptions): Finding | undefined {
-  return lint(events, options).findings.find((f) => f.code === code);
-}
+import { type LintOptions, lint, lintStream } from "../src/lint/index.ts";
+import { type Ev, first, found, RE, RF, RS } from "./support/lint-duties.ts";
 
 describe("THREAD_ID_MISMATCH (basic/run-input: every run carries the input's threadId)", () => {
   it("is given for a later RUN_STARTED, and a RUN_FINISHED, on another thread", () => {
