@@ -8,7 +8,7 @@
 // added).
 
 import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { SCHEMA } from "../scripts/gen-conform.mjs";
 import { Ctx, enforce, Mismatch } from "../src/conform/enforce.ts";
