@@ -274,7 +274,6 @@ function ${fname}(v: unknown, x: Ctx): unknown {
     const type = flatten(name).props.get("type").const;
     return `    case ${JSON.stringify(type)}:\n      return ${objectFn(name)}(v, x);`;
   });
-  const eventTypes = events.map((name) => flatten(name).props.get("type").const);
 
   const setLines = [...sets].map(
     ([values, name]) => `const ${name}: ReadonlySet<string> = new Set(${values});`,
@@ -304,8 +303,6 @@ import {
   union,
 } from "./enforce.ts";
 
-/** The event types AG-UI 1.1 names. */
-export const EVENT_TYPES: readonly string[] = ${JSON.stringify(eventTypes)};
 
 ${setLines.join("\n")}
 
