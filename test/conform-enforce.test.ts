@@ -347,3 +347,77 @@ describe("hostile values in the 1.1 pipeline", () => {
     }
   });
 });
+
+describe("the chunk lanes are bounded (hostile producer)", () => {
+  // A chunk tagged with a new subagent opens a new lane; without a verifier behind
+  // ConformStream nothing else would stop a stream from opening lanes forever.
+  function tagged(count: number, idLength = 1): Record<string, unknown>[] {
+    const events: Record<string, unknown>[] = [RS];
+    for (let i = 0; i < count; i++) {
+      events.push({
+        type: "TEXT_MESSAGE_CHUNK",
+        messageId: `m${i}`.padEnd(idLength, "x"),
+        subagentRunId: `s${i}`,
+        delta: "d",
+      });
+    }
+    return events;
+  }
+  async function drain(events: readonly unknown[], maxIds?: number) {
+    const out: unknown[] = [];
+    const options = maxIds === undefined ? {} : { maxIds };
+    await fromChunks(events)
+      .pipeThrough(new ConformStream(options))
+      .pipeTo(new WritableStream({ write: (e) => void out.push(e) }));
+    return out;
+  }
+
+  it("errors with ID_LIMIT_EXCEEDED at the chunk that would hold more than maxIds, after every earlier event", async () => {
+    // Each open lane holds its message id and its tag: two ids per lane, so five lanes fit in ten.
+    await expect(drain(tagged(5), 10)).resolves.toHaveLength(1 + 5 * 2);
+    const out: unknown[] = [];
+    const failed = fromChunks(tagged(6))
+      .pipeThrough(new ConformStream({ maxIds: 10 }))
+      .pipeTo(new WritableStream({ write: (e) => void out.push(e) }));
+    await expect(failed).rejects.toMatchObject({
+      name: "VerifyError",
+      code: "ID_LIMIT_EXCEEDED",
+      index: 6,
+      field: "messageId",
+    });
+    expect(out).toHaveLength(1 + 5 * 2);
+  });
+
+  it("weighs a long id once per 64 characters, and frees a lane's weight when its stream ends", async () => {
+    // One lane with a 640-character id weighs 10 + 1.
+    await expect(drain(tagged(1, 640), 10)).rejects.toMatchObject({ code: "ID_LIMIT_EXCEEDED" });
+    await expect(drain(tagged(1, 640), 11)).resolves.toHaveLength(3);
+    // The parent's lane reopened a thousand times holds one stream at a time.
+    const reopened: Record<string, unknown>[] = [RS];
+    for (let i = 0; i < 1000; i++) {
+      reopened.push({ type: "TEXT_MESSAGE_CHUNK", messageId: `m${i}`, delta: "d" });
+    }
+    await expect(drain(reopened, 1)).resolves.toHaveLength(1 + 1000 * 3 - 1);
+    // RUN_FINISHED ends every lane: the next run starts from nothing held.
+    const twoRuns = [
+      ...tagged(5),
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+      ...tagged(5),
+    ];
+    // Run one: 1 + 5 × (start, content); RUN_FINISHED: 5 ends and itself; run two as run one.
+    await expect(drain(twoRuns, 10)).resolves.toHaveLength(11 + 6 + 11);
+  });
+
+  it("rejects a maxIds that is not a bound, as the verifier does", () => {
+    for (const maxIds of [-1, Number.NaN, "10" as unknown as number]) {
+      expect(() => new ConformStream({ maxIds })).toThrow(/maxIds must be a number/);
+    }
+  });
+
+  it("defaults to the verifier's maxIds (100,000)", async () => {
+    await expect(drain(tagged(50_001))).rejects.toMatchObject({
+      code: "ID_LIMIT_EXCEEDED",
+      index: 50_001,
+    });
+  });
+});

@@ -12,6 +12,7 @@ import type { DecoderOptions } from "../sse/decoder.ts";
 import { ChunkExpander, ChunkFailure } from "../streams/chunk-expander.ts";
 import {
   isRecord,
+  maxIdsOf,
   q,
   type Rec,
   toVerifyError,
@@ -103,7 +104,7 @@ export class Conformer {
   readonly #onWarning: ((warning: ConformWarning) => void) | undefined;
   readonly #supported: number[];
   readonly #supportedText: string;
-  readonly #expander = new ChunkExpander(true);
+  readonly #expander: ChunkExpander;
   readonly #entities: Entities;
   /** Enforcement's working state, one for the stream. */
   readonly #ctx = new Ctx();
@@ -123,7 +124,9 @@ export class Conformer {
     this.#supported = parsed;
     this.#supportedText = supported;
     this.#onWarning = options.onWarning;
-    this.#entities = new Entities(options.maxIds);
+    const maxIds = maxIdsOf(options);
+    this.#entities = new Entities(maxIds);
+    this.#expander = new ChunkExpander(true, maxIds);
   }
 
   /** The next input value: what it becomes is handed to `emit` (none, one or several events). */

@@ -10,8 +10,6 @@
 import type { AgUiEvent } from "../events/index.ts";
 import { isRecord, q, weight } from "../verify/verifier.ts";
 
-const DEFAULT_MAX_IDS = 100_000;
-
 export class Entities {
   readonly #max: number;
   #held = 0;
@@ -20,8 +18,8 @@ export class Entities {
   readonly #calls = new Set<string>();
   readonly #activities = new Set<string>();
 
-  constructor(maxIds: number | undefined) {
-    this.#max = typeof maxIds === "number" && maxIds >= 0 ? maxIds : DEFAULT_MAX_IDS;
+  constructor(maxIds: number) {
+    this.#max = maxIds;
   }
 
   #add(set: Set<string>, id: unknown): void {

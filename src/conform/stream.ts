@@ -34,7 +34,7 @@ import { Conformer, type ConformOptions } from "./conformer.ts";
  * ```
  */
 export class ConformStream extends TransformStream<unknown, KnownAgUiEvent> {
-  /** Throws a `TypeError` for a `supportedVersion` that is not a version. */
+  /** Throws a `TypeError` for a `supportedVersion` that is not a version, or a `maxIds` that is not a bound. */
   constructor(options?: ConformOptions) {
     const conformer = new Conformer(options);
     super({

@@ -6,6 +6,7 @@
  */
 
 import type { AgUiEvent } from "../events/index.ts";
+import { weight } from "../verify/fields.ts";
 
 /** What one chunk type expands into. */
 interface ChunkForm {
@@ -83,6 +84,8 @@ interface OpenStream {
   readonly id: unknown;
   /** The opening chunk's `subagentRunId` as sent (even `null`): the end event carries it. */
   readonly tag: unknown;
+  /** What its id and tag weigh against the expander's bound. */
+  readonly weight: number;
   /** The `form.fixed` fields the opener set (or their defaults); absent ones are left out. */
   readonly fixed: Readonly<Record<string, unknown>>;
 }
@@ -153,7 +156,12 @@ function owner(lane: unknown): string {
 /** Why a chunk cannot be expanded: a code of SPEC §20.2, the words, the field. @internal */
 export class ChunkFailure {
   /** The code the 1.1 pipeline fails with. */
-  readonly code: "CHUNK_ID_MISSING" | "CHUNK_NAME_MISSING" | "CHUNK_CONFLICT" | "CHUNK_AMBIGUOUS";
+  readonly code:
+    | "CHUNK_ID_MISSING"
+    | "CHUNK_NAME_MISSING"
+    | "CHUNK_CONFLICT"
+    | "CHUNK_AMBIGUOUS"
+    | "ID_LIMIT_EXCEEDED";
   /** What is wrong, after "TYPE at index N" (`opens a text message but has no messageId`). */
   readonly text: string;
   /** The chunk's field it is about. */
@@ -171,7 +179,11 @@ export class ChunkFailure {
  * ChunkExpander.push} an event, and it hands on what the event expands into, or throws a
  * {@link ChunkFailure}. With `byId` (AG-UI 1.1, SPEC §20.1), an explicit message, tool-call
  * or reasoning event carrying the id of a stream being assembled ends that stream, whatever
- * lane it is in; without, only its own lane's stream, as `transformChunks` does.
+ * lane it is in; without, only its own lane's stream, as `transformChunks` does. With
+ * `maxIds`, the open streams' ids and tags together weigh at most that much, as the
+ * verifier weighs ids (SPEC §17.1): a chunk that would open one more throws
+ * `ID_LIMIT_EXCEEDED`, so a stream tagging chunks with endless subagent ids cannot grow
+ * the lanes without bound.
  * @internal
  */
 export class ChunkExpander {
@@ -184,9 +196,13 @@ export class ChunkExpander {
     Map<unknown, unknown>,
   ] = [new Map(), new Map(), new Map()];
   readonly #byId: boolean;
+  readonly #maxIds: number;
+  /** What the open streams weigh against `#maxIds`. */
+  #held = 0;
 
-  constructor(byId = false) {
+  constructor(byId = false, maxIds = Number.POSITIVE_INFINITY) {
     this.#byId = byId;
+    this.#maxIds = maxIds;
   }
 
   /** Whether no chunk stream is open: every event but a chunk passes through unchanged. */
@@ -207,6 +223,7 @@ export class ChunkExpander {
     } else if (effect === "all") {
       for (const open of this.#lanes.values()) emit(endEvent(open));
       this.#lanes.clear();
+      this.#held = 0;
       for (const held of this.#holders) held.clear();
     } else if (effect === "subagent") {
       // A terminal without its id is malformed and must not end the parent's stream.
@@ -231,6 +248,7 @@ export class ChunkExpander {
     const open = this.#lanes.get(lane);
     if (open === undefined) return;
     this.#lanes.delete(lane);
+    this.#held -= open.weight;
     this.#holders[open.form.slot].delete(open.id);
     emit(endEvent(open));
   }
@@ -316,13 +334,23 @@ export class ChunkExpander {
     const hasContent = delta !== undefined || rawEvent !== undefined;
 
     if (open === undefined) {
+      const w = idWeight(id) + (lane === undefined ? 0 : idWeight(lane));
+      const replaced = lanes.get(lane)?.weight ?? 0;
+      if (this.#held - replaced + w > this.#maxIds) {
+        throw new ChunkFailure(
+          "ID_LIMIT_EXCEEDED",
+          `opens ${form.noun} ${show(id)}, but the open chunk streams would then hold more than ${this.#maxIds.toLocaleString("en-US")} ids (an id longer than 64 characters counts once per 64), the most maxIds allows; expected no new stream (raise maxIds, or set it to Infinity)`,
+          form.idField,
+        );
+      }
       this.#endLane(lane, emit);
+      this.#held += w;
       const fixed: Record<string, unknown> = {};
       for (const [field, absent] of form.fixed) {
         const value = chunk[field] === undefined ? absent : chunk[field];
         if (value !== undefined) fixed[field] = value;
       }
-      open = { form, id, tag: sentTag, fixed };
+      open = { form, id, tag: sentTag, weight: w, fixed };
       lanes.set(lane, open);
       held.set(id, lane);
 
@@ -363,6 +391,11 @@ export class ChunkExpander {
       emit(content);
     }
   }
+}
+
+/** An id's weight (SPEC §17.1); a value that is not a string, which enforcement lets through only as a number or the like, weighs one. */
+function idWeight(id: unknown): number {
+  return typeof id === "string" ? weight(id) : 1;
 }
 
 function endEvent(open: OpenStream): AgUiEvent {

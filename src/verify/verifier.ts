@@ -91,6 +91,20 @@ export interface VerifierOptions {
 const DEFAULT_MAX_IDS = 100_000;
 
 /**
+ * `options.maxIds`, or its default; a `TypeError` for a value that is not a bound.
+ * @internal
+ */
+export function maxIdsOf(options: VerifierOptions | undefined): number {
+  const maxIds = options?.maxIds ?? DEFAULT_MAX_IDS;
+  if (typeof maxIds !== "number" || !(maxIds >= 0)) {
+    throw new TypeError(
+      `maxIds must be a number from 0 up, or Infinity; got ${typeof maxIds === "number" ? maxIds : typeof maxIds}`,
+    );
+  }
+  return maxIds;
+}
+
+/**
  * The linter's option (SPEC §18.1): a verifier made with `{ [GOING_ON]: true }` throws each
  * violation as a {@link Dropped} without being poisoned by it, the failing event counted and
  * dropped (no rule applies an effect before its last check), and checks the next event as
@@ -170,13 +184,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     this.#rules = protocol === "draft" ? DRAFT_RULES : RULES;
     this.#opener = this.#rules.get("RUN_STARTED");
     this.#poison = (options as { [GOING_ON]?: unknown } | undefined)?.[GOING_ON] !== true;
-    const maxIds = options?.maxIds ?? DEFAULT_MAX_IDS;
-    if (typeof maxIds !== "number" || !(maxIds >= 0)) {
-      throw new TypeError(
-        `maxIds must be a number from 0 up, or Infinity; got ${typeof maxIds === "number" ? maxIds : typeof maxIds}`,
-      );
-    }
-    this.#run = newRun(maxIds);
+    this.#run = newRun(maxIdsOf(options));
     const schema = options?.schema;
     this.#schema = schema === undefined ? undefined : standardProps(schema);
   }
