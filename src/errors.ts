@@ -48,7 +48,8 @@ export type VerifyErrorCode =
   | "CHUNK_ID_MISSING"
   | "CHUNK_NAME_MISSING"
   | "CHUNK_CONFLICT"
-  | "CHUNK_AMBIGUOUS";
+  | "CHUNK_AMBIGUOUS"
+  | "RESPONSE_NOT_EVENTS";
 
 /** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
 const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
@@ -94,6 +95,8 @@ const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   CHUNK_NAME_MISSING: 0,
   CHUNK_CONFLICT: 0,
   CHUNK_AMBIGUOUS: 0,
+  // A Response handed to an event API that carries no events (SPEC §21.2).
+  RESPONSE_NOT_EVENTS: 0,
 };
 
 function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {

@@ -39,7 +39,7 @@ interface Section {
   /** The `## ` heading the section sits under. */
   readonly group: string;
   readonly body: string;
-  readonly format: "text" | "sse";
+  readonly format: "text" | "sse" | "http";
   /** The example block's lines. */
   readonly example: readonly string[];
   readonly verb: string;
@@ -57,8 +57,8 @@ function sectionsOf(doc: string): Section[] {
     const next = lines.findIndex((l, j) => j > i && (l.startsWith("## ") || l.startsWith("### ")));
     const body = lines.slice(i + 1, next === -1 ? undefined : next);
     const where = `docs/rules.md:${i + 1}`;
-    const fences = body.flatMap((l, j) => (/^```(text|sse)$/.test(l) ? [j] : []));
-    if (fences.length !== 1) throw new Error(`${where}: expected one text or sse block`);
+    const fences = body.flatMap((l, j) => (/^```(text|sse|http)$/.test(l) ? [j] : []));
+    if (fences.length !== 1) throw new Error(`${where}: expected one text, sse or http block`);
     const start = fences[0] ?? 0;
     const end = body.indexOf("```", start + 1);
     if (end === -1) throw new Error(`${where}: unterminated example block`);
@@ -75,7 +75,7 @@ function sectionsOf(doc: string): Section[] {
       line: i + 1,
       group,
       body: body.join("\n"),
-      format: body[start] === "```sse" ? "sse" : "text",
+      format: body[start] === "```sse" ? "sse" : body[start] === "```http" ? "http" : "text",
       example: body.slice(start + 1, end),
       verb: m[1] ?? "",
       endOfInput: m[2] !== undefined,
@@ -282,6 +282,42 @@ describe("docs/rules.md error examples", () => {
       });
       expect(got.values.length).toBe(s.index);
       expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
+    },
+  );
+});
+
+/** An http block's response: status line, headers, a blank line, the body. */
+function responseOf(s: Section): Response {
+  const blank = s.example.indexOf("");
+  const [status = "", ...headers] = s.example.slice(0, blank === -1 ? undefined : blank);
+  const body = blank === -1 ? "" : s.example.slice(blank + 1).join("\n");
+  const init = { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(status)?.[1]), headers: new Headers() };
+  for (const h of headers)
+    init.headers.set(h.slice(0, h.indexOf(":")), h.slice(h.indexOf(":") + 1));
+  return new Response(body, init);
+}
+
+describe("docs/rules.md response examples", () => {
+  const http = errorSections.filter((s) => s.format === "http");
+
+  it("has one: RESPONSE_NOT_EVENTS", () => {
+    expect(http.map((s) => s.code)).toEqual(["RESPONSE_NOT_EVENTS"]);
+  });
+
+  it.each(http.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s, through verifiedEvents and conformingEvents",
+    async (_name, s) => {
+      for (const read of [verifiedEvents, conformingEvents]) {
+        const got = await collect(read(responseOf(s)));
+        expect(got.error).toBeInstanceOf(VerifyError);
+        if (!(got.error instanceof VerifyError)) return;
+        expect({ code: got.error.code, index: got.error.index }).toEqual({
+          code: s.code,
+          index: s.index,
+        });
+        expect(got.values).toEqual([]);
+        expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
+      }
     },
   );
 });

@@ -38,5 +38,7 @@ export function runConformingAgent(
   input: RunAgentInput,
   options: ConformingAgentOptions = {},
 ): Promise<EventStream<KnownAgUiEvent>> {
-  return requestEvents(urlOrRequest, input, options, (body) => conformingEvents(body, options));
+  return requestEvents(urlOrRequest, input, options, (response) =>
+    conformingEvents(response, options),
+  );
 }

@@ -51,6 +51,8 @@ export class ConformStream extends TransformStream<unknown, KnownAgUiEvent> {
  * one stream stage. What comes out is what a conforming 1.1 consumer delivers to its
  * application; warnings go to `onWarning`; the first violation errors the stream with the
  * `VerifyError` itself, after every event before it was read. A `null` body is empty input.
+ * A `Response` is read as `verifiedEvents` reads one: a status that is not 2xx, or a
+ * content type that is set and is not `text/event-stream`, is `RESPONSE_NOT_EVENTS`.
  *
  * @example
  * ```ts
@@ -68,13 +70,14 @@ export class ConformStream extends TransformStream<unknown, KnownAgUiEvent> {
  * ```
  */
 export function conformingEvents(
-  body: ReadableStream<Uint8Array> | null,
+  source: ReadableStream<Uint8Array> | Response | null,
   options?: ConformOptions,
 ): ReadableStream<KnownAgUiEvent> {
   const conformer = new Conformer(options);
   const verifier = new Verifier(options);
   return decodedStream<KnownAgUiEvent>(
-    body,
+    source,
+    "conformingEvents",
     options,
     (value, enqueue) =>
       conformer.push(value, (event) => {

@@ -5,12 +5,12 @@
 
 import { isBranded } from "../_util/brand.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "../events/index.ts";
+import { isEventStreamType } from "../sse/content-type.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { SseDecoderStream } from "../sse/decoder-stream.ts";
 import { ChunkExpanderStream } from "../streams/chunk-expander.ts";
 import { verifiedEvents } from "../streams/verified-events.ts";
 import { type EventOf, shapeError, type VerifierOptions } from "../verify/verifier.ts";
-import { isEventStreamType } from "./fetch.ts";
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
@@ -181,9 +181,11 @@ export async function runAgent(
   input: RunAgentInput,
   options: RunAgentOptions = {},
 ): Promise<EventStream<unknown>> {
-  return requestEvents(urlOrRequest, input, options, (body) => {
+  return requestEvents(urlOrRequest, input, options, (response) => {
     const events =
-      options.verify === false ? decodedEvents(body, options) : verifiedEvents(body, options);
+      options.verify === false
+        ? decodedEvents(response.body, options)
+        : verifiedEvents(response, options);
     return options.expandChunks === true ? events.pipeThrough(new ChunkExpanderStream()) : events;
   });
 }
@@ -200,7 +202,7 @@ export async function requestEvents<T>(
   urlOrRequest: string | URL | Request,
   input: RunAgentInput,
   options: RequestOptions,
-  pipeline: (body: ReadableStream<Uint8Array> | null) => ReadableStream<T>,
+  pipeline: (response: Response) => ReadableStream<T>,
 ): Promise<EventStream<T>> {
   const headers = new Headers(urlOrRequest instanceof Request ? urlOrRequest.headers : undefined);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
@@ -237,7 +239,7 @@ export async function requestEvents<T>(
     );
   }
 
-  return withAsyncIterator(cancelOnAbort(pipeline(response.body), options.signal));
+  return withAsyncIterator(cancelOnAbort(pipeline(response), options.signal));
 }
 
 /** Decoded but unverified events: only rule 0's shape checks, so the stream's type holds. */

@@ -3,11 +3,11 @@
  * @module
  */
 
-import { isEventStreamType } from "./content-type.ts";
+import { isEventStreamType } from "../sse/content-type.ts";
 import { type VerifyResponseOptions, verifyResponse } from "./proxy.ts";
 
 // Also from here, where the client and the command import it.
-export { isEventStreamType } from "./content-type.ts";
+export { isEventStreamType } from "../sse/content-type.ts";
 
 /**
  * A function with `fetch`'s signature, written with types every runtime declares (the DOM

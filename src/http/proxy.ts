@@ -5,11 +5,11 @@
 
 import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
+import { isEventStreamType } from "../sse/content-type.ts";
 import type { DecoderOptions } from "../sse/decoder.ts";
 import { SsePositionDecoder } from "../sse/positions.ts";
 import { SseReleaseDecoder } from "../sse/release.ts";
 import { FAILED, FINISHED, Verifier, type VerifierOptions } from "../verify/verifier.ts";
-import { isEventStreamType } from "./content-type.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {

@@ -83,6 +83,8 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
     "A chunk repeats a field of its open stream with another value, or another owner (1.1 pipeline).",
   CHUNK_AMBIGUOUS:
     "An untagged chunk without an id could continue several subagents' streams (1.1 pipeline).",
+  RESPONSE_NOT_EVENTS:
+    "The response is not an event stream: an HTTP error status, or a content type that is not SSE.",
   TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
   TOOL_CALL_ARGS_NOT_JSON:
     "A tool call's arguments are not JSON text: the client hands the tool {}.",

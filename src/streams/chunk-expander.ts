@@ -6,7 +6,7 @@
  */
 
 import type { AgUiEvent } from "../events/index.ts";
-import { weight } from "../verify/fields.ts";
+import { weight } from "../verify/verifier.ts";
 
 /** What one chunk type expands into. */
 interface ChunkForm {

@@ -3,8 +3,17 @@
  * @module
  */
 
+import { isVerifyError } from "../errors.ts";
 import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
-import { type EventOf, passes, Verifier, type VerifierOptions } from "../verify/verifier.ts";
+import {
+  type EventOf,
+  passes,
+  streamEmpty,
+  toVerifyError,
+  Verifier,
+  type VerifierOptions,
+} from "../verify/verifier.ts";
+import { openSource } from "./source.ts";
 
 /** The most bytes of one chunk decoded per pull. */
 const SLICE = 64 * 1024;
@@ -14,6 +23,13 @@ const SLICE = 64 * 1024;
  * one, and the first violation (including undecodable data and a stream cut off mid-run)
  * errors the stream with the `VerifyError` itself, after every earlier event was read.
  * A `null` body counts as empty input.
+ *
+ * It takes the `Response` itself too. One whose status is not 2xx, or whose content type
+ * is set and is not `text/event-stream`, errors the stream with `RESPONSE_NOT_EVENTS`
+ * (naming both) before anything is read, and its body is left untouched for the caller
+ * to read (an error page, a JSON error). Anything but a stream, a `Response` or `null`
+ * throws a `TypeError` at once. An empty body errors with `STREAM_ENDED_BEFORE_RUN_STARTED`,
+ * saying the body was empty.
  *
  * It behaves as `body.pipeThrough(new SseDecoderStream(options)).pipeThrough(new
  * VerifyingTransformStream(options))`, but does the work of both in a single stage, per
@@ -40,10 +56,11 @@ const SLICE = 64 * 1024;
  */
 export function verifiedEvents<
   O extends VerifierOptions & DecoderOptions = VerifierOptions & DecoderOptions,
->(body: ReadableStream<Uint8Array> | null, options?: O): ReadableStream<EventOf<O>> {
+>(source: ReadableStream<Uint8Array> | Response | null, options?: O): ReadableStream<EventOf<O>> {
   const verifier = new Verifier(options);
   return decodedStream<EventOf<O>>(
-    body,
+    source,
+    "verifiedEvents",
     options,
     (value, enqueue) => {
       // Always true once it returns; it throws otherwise.
@@ -57,16 +74,21 @@ export function verifiedEvents<
  * The single stage under {@link verifiedEvents} (and the 1.1 pipeline's `conformingEvents`):
  * decodes `body` a network chunk at a time, as the reader asks, handing each decoded value
  * to `take`, which enqueues what it makes of it (or throws the error the stream fails with);
- * at the end of input, `end` runs the end-of-input checks.
+ * at the end of input, `end` runs the end-of-input checks. `api` names the caller in the
+ * `TypeError` for a source it cannot read.
  * @internal
  */
 export function decodedStream<T>(
-  body: ReadableStream<Uint8Array> | null,
+  input: ReadableStream<Uint8Array> | Response | null,
+  api: string,
   options: DecoderOptions | undefined,
   take: (value: unknown, enqueue: (event: T) => void) => void,
   end: () => void,
 ): ReadableStream<T> {
-  const source = body?.getReader();
+  const opened = openSource(input, api);
+  const source = opened.failure === undefined ? opened.body?.getReader() : undefined;
+  /** Whether any byte arrived: an empty body's end says so. */
+  let sawBytes = false;
   let output: ReadableStreamDefaultController<T> | undefined;
   let delivered = 0;
   const enqueue = (event: T) => {
@@ -89,6 +111,10 @@ export function decodedStream<T>(
           controller.error(failure.error);
           return;
         }
+        if (opened.failure !== undefined) {
+          controller.error(opened.failure);
+          return;
+        }
         const before = delivered;
         // Read until a chunk yields an event, the input ends, or a violation shows up:
         // returning from pull with nothing enqueued would leave the reader waiting forever.
@@ -100,11 +126,13 @@ export function decodedStream<T>(
             if (bytes === undefined) {
               if (chunk === undefined || chunk.done) {
                 decoder.finish();
-                end();
+                if (sawBytes) end();
+                else endEmpty(end, opened.response);
                 controller.close();
                 return;
               }
               bytes = chunk.value;
+              if (bytes.length > 0) sawBytes = true;
             }
             // A buffered body can be one huge chunk: its events are handed on a slice at a
             // time, as the reader asks, since a stream's queue is not linear in Node for
@@ -128,4 +156,19 @@ export function decodedStream<T>(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * The end of a body that held no byte: a `STREAM_ENDED_BEFORE_RUN_STARTED` from `end` says
+ * the body was empty (SPEC §21.3), which is what happened; any other outcome stands.
+ */
+function endEmpty(end: () => void, response: boolean): void {
+  try {
+    end();
+  } catch (error) {
+    if (isVerifyError(error) && error.code === "STREAM_ENDED_BEFORE_RUN_STARTED") {
+      throw toVerifyError(streamEmpty(response), 0, undefined, undefined);
+    }
+    throw error;
+  }
 }

@@ -40,6 +40,7 @@ export { weight } from "./fields.ts";
 // What the linter (src/lint/) uses of the rules' machinery, and the phases the proxy
 // (src/http/) reads: from here, as `src/verify/` is one module at run time
 // (dist/verify/verifier.js), and a file of it has no module of its own.
+export { streamEmpty } from "./rules/lifecycle.ts";
 export { FAILED, FINISHED, isRecord, type Owner, PARENT, type Rec, slotOf } from "./state.ts";
 export {
   Dropped,

@@ -101,7 +101,9 @@ export function messageOf(
         ? "SSE message"
         : ended
           ? "end of input"
-          : "event";
+          : v.code === "RESPONSE_NOT_EVENTS"
+            ? "response"
+            : "event";
   const tail = ` [${v.code}, rule ${ruleOf(v.code)}]`;
   const hint = v.code === "FIELD_MISSING" ? nearMiss(event, v.field) : undefined;
   const text =

@@ -72,6 +72,14 @@ export function streamEndedBeforeRunStarted(): Violation {
   );
 }
 
+/** STREAM_ENDED_BEFORE_RUN_STARTED for a body with no byte at all: say so (SPEC §21.3). */
+export function streamEmpty(response: boolean): Violation {
+  return new Violation(
+    "STREAM_ENDED_BEFORE_RUN_STARTED",
+    `the ${response ? "response " : ""}body was empty (0 bytes), so no run started; expected RUN_STARTED (or RUN_ERROR).`,
+  );
+}
+
 export function streamEndedInRun(run: Run): Violation {
   const open = [describeOpen(run), describeSubagents(run.activeSubagents)].filter((p) => p !== "");
   const summary = open.length === 0 ? "" : ` (open: ${open.join(", ")})`;
