@@ -111,12 +111,12 @@ describe.each(APIS)("%s(response)", (api, read) => {
 
   it("throws a TypeError naming what was passed and what it reads, at once", () => {
     const cases: [unknown, RegExp][] = [
-      ["data: x\n\n", /got a string/],
-      [new Uint8Array(1), /got a Uint8Array \(pass new Response\(bytes\)\.body\)/],
-      [{ pipe() {}, on() {} }, /got a Node\.js stream \(convert it with Readable\.toWeb/],
-      [{ async *[Symbol.asyncIterator]() {} }, /got an async iterable/],
-      [42, /got a number/],
-      [new Map(), /got an object \(Map\)/],
+      ["data: x\n\n", /got a string \(wrap bytes or text: new Response\(x\)\.body\)/],
+      [new Uint8Array(1), /got a Uint8Array \(wrap bytes or text/],
+      [{ pipe() {}, on() {} }, /got a Node\.js stream \(convert it: Readable\.toWeb\)/],
+      [42, /got a Number/],
+      [new Map(), /got a Map/],
+      [Object.create(null), /got a value of type object/],
     ];
     for (const [value, words] of cases) {
       let thrown: unknown;

@@ -69,18 +69,9 @@ function clip(text: string): string {
 
 /** What was passed, in words, with the way out for the usual mistakes. */
 function described(value: unknown): string {
-  if (typeof value === "string") {
-    return "a string (to read text, pass new Response(text).body; the linter's lintStream takes text)";
-  }
-  if (value instanceof Uint8Array) return "a Uint8Array (pass new Response(bytes).body)";
-  if (typeof value !== "object" || value === null) return `a ${typeof value}`;
-  const v = value as { pipe?: unknown; on?: unknown; constructor?: { name?: unknown } };
-  if (typeof v.pipe === "function" && typeof v.on === "function") {
-    return "a Node.js stream (convert it with Readable.toWeb(stream) from node:stream)";
-  }
-  if (Symbol.asyncIterator in value) {
-    return "an async iterable (wrap it: ReadableStream.from(iterable))";
-  }
-  const name = typeof v.constructor?.name === "string" ? v.constructor.name : "Object";
-  return `an object (${clip(name)})`;
+  const v = value as { pipe?: unknown; constructor?: { name?: unknown } } | null;
+  if (typeof v?.pipe === "function") return "a Node.js stream (convert it: Readable.toWeb)";
+  const name = typeof value === "string" ? "string" : v?.constructor?.name;
+  const kind = typeof name === "string" ? `a ${name}` : `a value of type ${typeof value}`;
+  return `${clip(String(kind))} (wrap bytes or text: new Response(x).body)`;
 }

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { isVerifyError } from "../errors.ts";
+import { VerifyError } from "../errors.ts";
 import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
 import {
   type EventOf,
@@ -166,7 +166,7 @@ function endEmpty(end: () => void, response: boolean): void {
   try {
     end();
   } catch (error) {
-    if (isVerifyError(error) && error.code === "STREAM_ENDED_BEFORE_RUN_STARTED") {
+    if (error instanceof VerifyError && error.code === "STREAM_ENDED_BEFORE_RUN_STARTED") {
       throw toVerifyError(streamEmpty(response), 0, undefined, undefined);
     }
     throw error;
