@@ -792,6 +792,37 @@ describe("runAgent(…, { expandChunks: true })", () => {
     });
   });
 
+  it("bounds the open chunk streams by maxIds: a chunk tagged with one more subagent errors the stream", async () => {
+    // The verifier lets chunks by without effect, tags included: the expander holds the bound.
+    const tagged = (n: number) => [
+      RS,
+      ...Array.from({ length: n }, (_, i) => ({
+        type: "TEXT_MESSAGE_CHUNK",
+        messageId: `m${i}`,
+        subagentRunId: `s${i}`,
+        delta: "d",
+      })),
+    ];
+    const run = async (n: number, maxIds: number) =>
+      collect(
+        await runAgent("https://agent.example/run", input, {
+          fetch: async () => sse(tagged(n)),
+          expandChunks: true,
+          maxIds,
+        }),
+      );
+    // Five lanes of an id and a tag each fit in ten; the stream then ends mid-run.
+    const fits = await run(5, 10);
+    expect(fits.values).toHaveLength(1 + 5 * 2);
+    expect(fits.error).toMatchObject({ code: "STREAM_ENDED_BEFORE_RUN_CLOSED" });
+    const over = await run(6, 10);
+    expect(over.values).toHaveLength(1 + 5 * 2);
+    expect(String(over.error)).toMatch(
+      /TEXT_MESSAGE_CHUNK at index 6 opens text message "m5", but the open chunk streams would then hold more than 10 ids/,
+    );
+    expect(() => new ChunkExpanderStream({ maxIds: -1 })).toThrow(TypeError);
+  });
+
   it("leaves chunks alone by default", async () => {
     const events = await runAgent("https://agent.example/run", input, {
       fetch: async () => sse(chunks),

@@ -186,7 +186,9 @@ export async function runAgent(
       options.verify === false
         ? decodedEvents(response.body, options)
         : verifiedEvents(response, options);
-    return options.expandChunks === true ? events.pipeThrough(new ChunkExpanderStream()) : events;
+    return options.expandChunks === true
+      ? events.pipeThrough(new ChunkExpanderStream({ maxIds: options.maxIds }))
+      : events;
   });
 }
 

@@ -6,7 +6,7 @@
  */
 
 import type { AgUiEvent } from "../events/index.ts";
-import { weight } from "../verify/verifier.ts";
+import { maxIdsOf, weight } from "../verify/verifier.ts";
 
 /** What one chunk type expands into. */
 interface ChunkForm {
@@ -427,7 +427,8 @@ function endEvent(open: OpenStream): AgUiEvent {
  *   opening chunk without its id (or a tool call's `toolCallName`), a chunk whose tag
  *   contradicts the lane holding its id, an id-less untagged chunk several subagent lanes
  *   could continue, a continuation that changes `role`, `name`, `toolCallName` or
- *   `parentMessageId`. By then the reader has had every event expanded before it.
+ *   `parentMessageId`; and at a chunk that would open more streams than `maxIds` allows.
+ *   By then the reader has had every event expanded before it.
  *
  * It does not verify. To verify a stream that uses chunks, verify the raw stream (chunks
  * pass the verifier, SPEC §9.4), then expand; `runAgent(…, { expandChunks: true })` does
@@ -466,8 +467,15 @@ function endEvent(open: OpenStream): AgUiEvent {
  * ```
  */
 export class ChunkExpanderStream extends TransformStream<AgUiEvent, AgUiEvent> {
-  constructor() {
-    const expander = new ChunkExpander();
+  /**
+   * `maxIds` bounds the open chunk streams as the verifier bounds a run's ids (default
+   * 100,000): each stream's id and subagent tag, an id longer than 64 characters once per
+   * 64. A chunk that would open one more errors the stream, so a producer tagging chunks
+   * with endless subagent ids cannot make it hold a lane for each. Throws a `TypeError` for
+   * a `maxIds` that is not a number from 0 up.
+   */
+  constructor(options?: { readonly maxIds?: number | undefined }) {
+    const expander = new ChunkExpander(false, maxIdsOf(options));
     let index = -1;
     super({
       transform(event, controller) {
