@@ -42,17 +42,18 @@ export default defineConfig([
     // alone imports, is a peer dependency and so stays an import.
     entry: [
       "src/*.ts",
-      "src/{_util,events,sse,streams,http,conform,lint,testing}/**/*.ts",
+      "src/{_util,events,sse,streams,http,conform,proto,lint,testing}/**/*.ts",
       "src/report/{formats-shared,input-reader,lint-text,render,safe}.ts",
       "src/verify/verifier.ts",
     ],
     // The subpaths' declarations come from their own builds below… except those of
-    // ag-ui-verify/conform, /lint, /testing and /vitest, whose modules share the library's (one
+    // ag-ui-verify/conform, /proto, /lint, /testing and /vitest, whose modules share the library's (one
     // VerifyError, one Verifier, one LintReport).
     dts: {
       entry: {
         index: "src/index.ts",
         conform: "src/conform/index.ts",
+        proto: "src/proto/index.ts",
         lint: "src/lint/index.ts",
         testing: "src/testing/index.ts",
         vitest: "src/testing/vitest.ts",

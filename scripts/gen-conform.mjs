@@ -26,10 +26,10 @@
  * `generate`, which returns the file's text without writing it, `OUTPUT`, the file's path,
  * and `SCHEMA`, the vendored schema's path.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { biomeFormat } from "./biome-format.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -319,19 +319,7 @@ ${cases.join("\n")}
 }
 
 ${out.join("\n")}`;
-  return format(text);
-}
-
-/** The text as biome formats it, imports organised. */
-function format(text) {
-  const biome = path.join(root, "node_modules", ".bin", "biome");
-  const r = spawnSync(biome, ["check", "--write", "--stdin-file-path", OUTPUT], {
-    input: text,
-    encoding: "utf8",
-    cwd: root,
-  });
-  if (r.status !== 0) throw new Error(`biome check failed: ${r.stderr}`);
-  return r.stdout;
+  return biomeFormat(text, OUTPUT);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

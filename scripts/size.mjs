@@ -25,6 +25,7 @@ const ENTRIES = [
     name: "ag-ui-verify/conform (export *)",
     code: 'export * from "./dist/conform/index.js";',
   },
+  { name: "ag-ui-verify/proto (export *)", code: 'export * from "./dist/proto/index.js";' },
   { name: "ag-ui-verify/lint (export *)", code: 'export * from "./dist/lint/index.js";' },
   { name: "ag-ui-verify/testing (export *)", code: 'export * from "./dist/testing/index.js";' },
   { name: "@ag-ui/client verifyEvents", code: 'export { verifyEvents } from "@ag-ui/client";' },

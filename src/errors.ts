@@ -49,7 +49,10 @@ export type VerifyErrorCode =
   | "CHUNK_NAME_MISSING"
   | "CHUNK_CONFLICT"
   | "CHUNK_AMBIGUOUS"
-  | "RESPONSE_NOT_EVENTS";
+  | "RESPONSE_NOT_EVENTS"
+  | "PROTO_DECODE_FAILED"
+  | "PROTO_TRUNCATED"
+  | "PROTO_FRAME_TOO_LARGE";
 
 /** Each failure code, mapped to the number of the rule it belongs to (SPEC §10.2). */
 const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
@@ -97,6 +100,10 @@ const RULE_OF_CODE: { readonly [C in VerifyErrorCode]: number } = {
   CHUNK_AMBIGUOUS: 0,
   // A Response handed to an event API that carries no events (SPEC §21.2).
   RESPONSE_NOT_EVENTS: 0,
+  // The protobuf transport's decoding failures (SPEC §21.2).
+  PROTO_DECODE_FAILED: 0,
+  PROTO_TRUNCATED: 0,
+  PROTO_FRAME_TOO_LARGE: 0,
 };
 
 function codesOf(table: typeof RULE_OF_CODE): readonly VerifyErrorCode[] {
@@ -242,4 +249,29 @@ export class VerifyError extends Error {
  */
 export function isVerifyError(value: unknown): value is VerifyError {
   return isBranded(value, VerifyError, BRAND);
+}
+
+/**
+ * What a consumer warns about and goes on (SPEC §20.2): the 1.1 pipeline's warnings
+ * (`ag-ui-verify/conform`), and a protobuf frame dropped for an unknown event (§21.1).
+ */
+export type ConformWarningCode =
+  | "UNKNOWN_EVENT_DROPPED"
+  | "UNKNOWN_PROPERTY_STRIPPED"
+  | "UNKNOWN_MEMBER_STRIPPED"
+  | "THINKING_TRANSLATED"
+  | "PROTOCOL_VERSION_NEWER"
+  | "PROTOCOL_VERSION_UNINTERPRETABLE"
+  | "ENCRYPTED_VALUE_UNKNOWN_ENTITY";
+
+/** A warning of the 1.1 pipeline or the protobuf decoder: the stream goes on. */
+export interface ConformWarning {
+  readonly code: ConformWarningCode;
+  /** What happened and what the pipeline did, with the event type and the pointer it names. */
+  readonly message: string;
+  /** The index of the input value it is about, counted as SPEC §10.1 counts (from 0). */
+  readonly index: number;
+  readonly eventType: string | undefined;
+  /** What was stripped or dropped, as a JSON Pointer into the event (`""`: the whole event). */
+  readonly path: string | undefined;
 }

@@ -34,6 +34,7 @@ export type { DecoderOptions } from "./sse/decoder.ts";
 export * from "./sse/decoder-stream.ts";
 export * from "./sse/encoder.ts";
 export * from "./streams/chunk-expander.ts";
+export type { ProtobufSupport, SourceOptions } from "./streams/source.ts";
 export * from "./streams/verified-events.ts";
 export * from "./streams/verifying-stream.ts";
 export {

@@ -27,6 +27,7 @@ import {
   lintStream,
   WARNING_CODES,
 } from "../src/lint/index.ts";
+import { PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
 import { agUiSchema } from "../src/schema/index.ts";
 import { collect } from "./support/streams.ts";
 
@@ -39,7 +40,7 @@ interface Section {
   /** The `## ` heading the section sits under. */
   readonly group: string;
   readonly body: string;
-  readonly format: "text" | "sse" | "http";
+  readonly format: "text" | "sse" | "http" | "proto";
   /** The example block's lines. */
   readonly example: readonly string[];
   readonly verb: string;
@@ -57,8 +58,9 @@ function sectionsOf(doc: string): Section[] {
     const next = lines.findIndex((l, j) => j > i && (l.startsWith("## ") || l.startsWith("### ")));
     const body = lines.slice(i + 1, next === -1 ? undefined : next);
     const where = `docs/rules.md:${i + 1}`;
-    const fences = body.flatMap((l, j) => (/^```(text|sse|http)$/.test(l) ? [j] : []));
-    if (fences.length !== 1) throw new Error(`${where}: expected one text, sse or http block`);
+    const fences = body.flatMap((l, j) => (/^```(text|sse|http|proto)$/.test(l) ? [j] : []));
+    if (fences.length !== 1)
+      throw new Error(`${where}: expected one text, sse, http or proto block`);
     const start = fences[0] ?? 0;
     const end = body.indexOf("```", start + 1);
     if (end === -1) throw new Error(`${where}: unterminated example block`);
@@ -75,7 +77,7 @@ function sectionsOf(doc: string): Section[] {
       line: i + 1,
       group,
       body: body.join("\n"),
-      format: body[start] === "```sse" ? "sse" : body[start] === "```http" ? "http" : "text",
+      format: (body[start] ?? "").slice(3) as Section["format"],
       example: body.slice(start + 1, end),
       verb: m[1] ?? "",
       endOfInput: m[2] !== undefined,
@@ -318,6 +320,47 @@ describe("docs/rules.md response examples", () => {
         expect(got.values).toEqual([]);
         expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
       }
+    },
+  );
+});
+
+/** A proto block's body: each line's hex bytes, in order. */
+function protoBytesOf(s: Section): Uint8Array {
+  const hex = s.example.flatMap((l) =>
+    l
+      .trim()
+      .split(/\s+/)
+      .filter((b) => b !== ""),
+  );
+  return Uint8Array.from(hex.map((b) => Number.parseInt(b, 16)));
+}
+
+describe("docs/rules.md protobuf examples", () => {
+  const proto = errorSections.filter((s) => s.format === "proto");
+
+  it("has one per protobuf code", () => {
+    expect(proto.map((s) => s.code)).toEqual([
+      "PROTO_DECODE_FAILED",
+      "PROTO_TRUNCATED",
+      "PROTO_FRAME_TOO_LARGE",
+    ]);
+  });
+
+  it.each(proto.map((s) => [`${s.code} (docs/rules.md:${s.line})`, s] as const))(
+    "%s, through verifiedEvents with { protobuf }",
+    async (_name, s) => {
+      const response = new Response(protoBytesOf(s), {
+        headers: { "content-type": PROTO_MEDIA_TYPE },
+      });
+      const got = await collect(verifiedEvents(response, { protobuf }));
+      expect(got.error).toBeInstanceOf(VerifyError);
+      if (!(got.error instanceof VerifyError)) return;
+      expect({ code: got.error.code, index: got.error.index }).toEqual({
+        code: s.code,
+        index: s.index,
+      });
+      expect(got.values).toHaveLength(s.index);
+      expect(s.group).toMatch(new RegExp(`^Rule ${got.error.rule}: `));
     },
   );
 });

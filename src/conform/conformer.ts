@@ -6,10 +6,10 @@
  * @module
  */
 
-import { VerifyError } from "../errors.ts";
+import { type ConformWarning, type ConformWarningCode, VerifyError } from "../errors.ts";
 import type { AgUiEvent } from "../events/index.ts";
-import type { DecoderOptions } from "../sse/decoder.ts";
 import { ChunkExpander, ChunkFailure } from "../streams/chunk-expander.ts";
+import type { SourceOptions } from "../streams/source.ts";
 import {
   isRecord,
   maxIdsOf,
@@ -24,16 +24,6 @@ import { Ctx, enforce, Mismatch, type Removed } from "./enforce.ts";
 import { Entities } from "./entities.ts";
 import { checkEvent } from "./generated.ts";
 
-/** What a 1.1 consumer warns about and goes on (SPEC §20.2). */
-export type ConformWarningCode =
-  | "UNKNOWN_EVENT_DROPPED"
-  | "UNKNOWN_PROPERTY_STRIPPED"
-  | "UNKNOWN_MEMBER_STRIPPED"
-  | "THINKING_TRANSLATED"
-  | "PROTOCOL_VERSION_NEWER"
-  | "PROTOCOL_VERSION_UNINTERPRETABLE"
-  | "ENCRYPTED_VALUE_UNKNOWN_ENTITY";
-
 /** Every {@link ConformWarningCode}, in the order of SPEC §20.2. */
 export const CONFORM_WARNING_CODES: readonly ConformWarningCode[] = /* @__PURE__ */ Object.freeze([
   "UNKNOWN_EVENT_DROPPED",
@@ -45,20 +35,10 @@ export const CONFORM_WARNING_CODES: readonly ConformWarningCode[] = /* @__PURE__
   "ENCRYPTED_VALUE_UNKNOWN_ENTITY",
 ] as const);
 
-/** A warning of the 1.1 pipeline: the stream goes on. */
-export interface ConformWarning {
-  readonly code: ConformWarningCode;
-  /** What happened and what the pipeline did, with the event type and the pointer it names. */
-  readonly message: string;
-  /** The index of the input value it is about, counted as SPEC §10.1 counts (from 0). */
-  readonly index: number;
-  readonly eventType: string | undefined;
-  /** What was stripped or dropped, as a JSON Pointer into the event (`""`: the whole event). */
-  readonly path: string | undefined;
-}
+export type { ConformWarning, ConformWarningCode };
 
 /** The options of the 1.1 pipeline (SPEC §20). */
-export interface ConformOptions extends VerifierOptions, DecoderOptions {
+export interface ConformOptions extends VerifierOptions, SourceOptions {
   /** Called once per warning, in stream order. Default: none. */
   onWarning?: ((warning: ConformWarning) => void) | undefined;
   /** The protocol version this consumer implements, for the version warnings. Default "1.1". */

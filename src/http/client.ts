@@ -5,15 +5,14 @@
 
 import { isBranded } from "../_util/brand.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "../events/index.ts";
-import { isEventStreamType } from "../sse/content-type.ts";
-import type { DecoderOptions } from "../sse/decoder.ts";
-import { SseDecoderStream } from "../sse/decoder-stream.ts";
+import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
 import { ChunkExpanderStream } from "../streams/chunk-expander.ts";
-import { verifiedEvents } from "../streams/verified-events.ts";
+import type { SourceOptions } from "../streams/source.ts";
+import { decodedStream, verifiedEvents } from "../streams/verified-events.ts";
 import { type EventOf, shapeError, type VerifierOptions } from "../verify/verifier.ts";
 
 /** Options of {@link runAgent}. */
-export interface RunAgentOptions extends VerifierOptions, DecoderOptions {
+export interface RunAgentOptions extends VerifierOptions, SourceOptions {
   /**
    * Check the events against the protocol's rules and the `schema`, if any (default true).
    * See {@link runAgent}.
@@ -184,7 +183,7 @@ export async function runAgent(
   return requestEvents(urlOrRequest, input, options, (response) => {
     const events =
       options.verify === false
-        ? decodedEvents(response.body, options)
+        ? decodedEvents(response, options)
         : verifiedEvents(response, options);
     return options.expandChunks === true
       ? events.pipeThrough(new ChunkExpanderStream({ maxIds: options.maxIds }))
@@ -193,7 +192,7 @@ export async function runAgent(
 }
 
 /** What {@link requestEvents} needs of the options: the request's. @internal */
-export type RequestOptions = Pick<RunAgentOptions, "fetch" | "signal" | "headers">;
+export type RequestOptions = Pick<RunAgentOptions, "fetch" | "signal" | "headers" | "protobuf">;
 
 /**
  * {@link runAgent}'s request and response handling, with the pipeline that reads the body
@@ -210,7 +209,13 @@ export async function requestEvents<T>(
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   // The caller's own content-type and accept win.
   if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  if (!headers.has("accept")) headers.set("accept", "text/event-stream");
+  const protobuf = options.protobuf;
+  if (!headers.has("accept")) {
+    headers.set(
+      "accept",
+      protobuf === undefined ? "text/event-stream" : `${protobuf.mediaType}, text/event-stream`,
+    );
+  }
   const init: RequestInit = { method: "POST", headers, body: JSON.stringify(input) };
   if (options.signal !== undefined) init.signal = options.signal;
   const request = new Request(urlOrRequest, init);
@@ -231,7 +236,9 @@ export async function requestEvents<T>(
     );
   }
   const type = response.headers.get("content-type");
-  if (response.body !== null && !isEventStreamType(type)) {
+  const events =
+    isEventStreamType(type) || (protobuf !== undefined && isMediaType(type, protobuf.mediaType));
+  if (response.body !== null && !events) {
     const body = await bodyStart(response);
     throw new HttpError(
       `${describe} answered ${response.status} with content-type ${JSON.stringify(type ?? "(none)")}, expected "text/event-stream"`,
@@ -245,20 +252,18 @@ export async function requestEvents<T>(
 }
 
 /** Decoded but unverified events: only rule 0's shape checks, so the stream's type holds. */
-function decodedEvents(
-  body: ReadableStream<Uint8Array> | null,
-  options: DecoderOptions,
-): ReadableStream<AgUiEvent> {
+function decodedEvents(response: Response, options: SourceOptions): ReadableStream<AgUiEvent> {
   let index = 0;
-  const source = body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-  return source.pipeThrough(new SseDecoderStream(options)).pipeThrough(
-    new TransformStream<unknown, AgUiEvent>({
-      transform(value, controller) {
-        const error = shapeError(value, index++);
-        if (error !== undefined) throw error;
-        if (isAgUiEvent(value)) controller.enqueue(value);
-      },
-    }),
+  return decodedStream<AgUiEvent>(
+    response,
+    "runAgent",
+    options,
+    (value, enqueue) => {
+      const error = shapeError(value, index++);
+      if (error !== undefined) throw error;
+      if (isAgUiEvent(value)) enqueue(value);
+    },
+    () => {},
   );
 }
 

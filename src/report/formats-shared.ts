@@ -85,6 +85,9 @@ export const CODE_DESCRIPTIONS: { readonly [C in VerifyErrorCode | WarningCode]:
     "An untagged chunk without an id could continue several subagents' streams (1.1 pipeline).",
   RESPONSE_NOT_EVENTS:
     "The response is not an event stream: an HTTP error status, or a content type that is not SSE.",
+  PROTO_DECODE_FAILED: "A protobuf frame is not an AG-UI Event message.",
+  PROTO_TRUNCATED: "A protobuf body ends inside a frame (its length or its payload).",
+  PROTO_FRAME_TOO_LARGE: "A protobuf frame's length is above maxFrameSize.",
   TOOL_CALL_RESULT_BEFORE_END: "A TOOL_CALL_RESULT for a tool call that is still open.",
   TOOL_CALL_ARGS_NOT_JSON:
     "A tool call's arguments are not JSON text: the client hands the tool {}.",

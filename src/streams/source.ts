@@ -4,38 +4,76 @@
  * @module
  */
 
-import type { VerifyError } from "../errors.ts";
-import { isEventStreamType } from "../sse/content-type.ts";
+import type { BodyDecoder, ProtobufSupport } from "../_util/transport.ts";
+import type { ConformWarning, VerifyError } from "../errors.ts";
+import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
+import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
 import { toVerifyError, Violation } from "../verify/verifier.ts";
 
-/** A body to decode, and whether it came from a `Response` (for the words of an empty one). */
+/** Options of the APIs that read a body or a `Response` (SPEC §21.3). */
+export interface SourceOptions extends DecoderOptions {
+  /**
+   * The protobuf transport, `protobuf` from `ag-ui-verify/proto`: with it, a `Response`
+   * whose content type is `application/vnd.ag-ui.event+proto` is read as protobuf frames.
+   * Without it such a response is `RESPONSE_NOT_EVENTS`. Default: none.
+   */
+  protobuf?: ProtobufSupport | undefined;
+  /** With `protobuf`: the largest frame, its 4-byte length included. Default 10 MiB. */
+  maxFrameSize?: number | undefined;
+  /** Warnings, in stream order: a protobuf frame dropped for an event type it does not know. */
+  onWarning?: ((warning: ConformWarning) => void) | undefined;
+}
+
+export type { ProtobufSupport };
+
+/** A body to decode, how, and whether it came from a `Response` (for the words of an empty one). */
 export interface Opened {
   readonly body: ReadableStream<Uint8Array> | null;
   readonly response: boolean;
   /** Set when a `Response` carries no events: the stream fails with it, its body untouched. */
   readonly failure: VerifyError | undefined;
+  /** A decoder for the body, handing values to `emit`. */
+  readonly decoder: (emit: (value: unknown) => void) => BodyDecoder;
 }
 
 /**
- * Opens what an event API was handed: a `ReadableStream` or `null` as it is; a `Response`
- * by its status and content type (2xx, and `text/event-stream` or none; anything else is
- * `RESPONSE_NOT_EVENTS`). Anything else throws a `TypeError` that names what was passed.
+ * Opens what an event API was handed: a `ReadableStream` or `null` as it is, read as SSE;
+ * a `Response` by its status and content type (2xx, and `text/event-stream` or none, or
+ * with `options.protobuf` its media type; anything else is `RESPONSE_NOT_EVENTS`). Anything
+ * else throws a `TypeError` that names what was passed.
  * @internal
  */
-export function openSource(source: unknown, api: string): Opened {
+export function openSource(source: unknown, api: string, options?: SourceOptions): Opened {
+  const sse = (emit: (value: unknown) => void) => new SseDecoder(emit, options);
   if (source === null || source === undefined) {
-    return { body: null, response: false, failure: undefined };
+    return { body: null, response: false, failure: undefined, decoder: sse };
   }
   if (typeof source === "object" && typeof (source as ReadableStream).getReader === "function") {
-    return { body: source as ReadableStream<Uint8Array>, response: false, failure: undefined };
+    return {
+      body: source as ReadableStream<Uint8Array>,
+      response: false,
+      failure: undefined,
+      decoder: sse,
+    };
   }
   if (isResponse(source)) {
     const type = source.headers.get("content-type");
+    const protobuf = options?.protobuf;
+    const ok = source.status >= 200 && source.status <= 299;
+    if (ok && protobuf !== undefined && isMediaType(type, protobuf.mediaType)) {
+      const settings = { maxFrameSize: options?.maxFrameSize, onWarning: options?.onWarning };
+      return {
+        body: source.body,
+        response: true,
+        failure: undefined,
+        decoder: (emit) => protobuf.decoder(emit, settings),
+      };
+    }
     const failure =
-      source.status >= 200 && source.status <= 299 && (type === null || isEventStreamType(type))
+      ok && (type === null || isEventStreamType(type))
         ? undefined
-        : toVerifyError(notEvents(source.status, type), 0, undefined, undefined);
-    return { body: source.body, response: true, failure };
+        : toVerifyError(notEvents(source.status, type, protobuf), 0, undefined, undefined);
+    return { body: source.body, response: true, failure, decoder: sse };
   }
   throw new TypeError(
     `${api} reads a ReadableStream<Uint8Array>, a Response or null; got ${described(source)}`,
@@ -55,11 +93,21 @@ function isResponse(value: unknown): value is Response {
   );
 }
 
-function notEvents(status: number, type: string | null): Violation {
+function notEvents(
+  status: number,
+  type: string | null,
+  protobuf: ProtobufSupport | undefined,
+): Violation {
   const shown = type === null ? "no content type" : `content type ${clip(type)}`;
+  const expected =
+    protobuf !== undefined
+      ? `text/event-stream or ${protobuf.mediaType}`
+      : type !== null && /vnd\.ag-ui\.event\+proto/i.test(type)
+        ? "text/event-stream (to read protobuf, pass { protobuf } from ag-ui-verify/proto)"
+        : "text/event-stream";
   return new Violation(
     "RESPONSE_NOT_EVENTS",
-    `HTTP ${status} with ${shown}; expected 200 with text/event-stream.`,
+    `HTTP ${status} with ${shown}; expected 200 with ${expected}.`,
   );
 }
 

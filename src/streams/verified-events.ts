@@ -4,7 +4,6 @@
  */
 
 import { VerifyError } from "../errors.ts";
-import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
 import {
   type EventOf,
   passes,
@@ -13,7 +12,7 @@ import {
   Verifier,
   type VerifierOptions,
 } from "../verify/verifier.ts";
-import { openSource } from "./source.ts";
+import { openSource, type SourceOptions } from "./source.ts";
 
 /** The most bytes of one chunk decoded per pull. */
 const SLICE = 64 * 1024;
@@ -55,7 +54,7 @@ const SLICE = 64 * 1024;
  * ```
  */
 export function verifiedEvents<
-  O extends VerifierOptions & DecoderOptions = VerifierOptions & DecoderOptions,
+  O extends VerifierOptions & SourceOptions = VerifierOptions & SourceOptions,
 >(source: ReadableStream<Uint8Array> | Response | null, options?: O): ReadableStream<EventOf<O>> {
   const verifier = new Verifier(options);
   return decodedStream<EventOf<O>>(
@@ -81,11 +80,11 @@ export function verifiedEvents<
 export function decodedStream<T>(
   input: ReadableStream<Uint8Array> | Response | null,
   api: string,
-  options: DecoderOptions | undefined,
+  options: SourceOptions | undefined,
   take: (value: unknown, enqueue: (event: T) => void) => void,
   end: () => void,
 ): ReadableStream<T> {
-  const opened = openSource(input, api);
+  const opened = openSource(input, api, options);
   const source = opened.failure === undefined ? opened.body?.getReader() : undefined;
   /** Whether any byte arrived: an empty body's end says so. */
   let sawBytes = false;
@@ -95,7 +94,7 @@ export function decodedStream<T>(
     output?.enqueue(event);
     delivered++;
   };
-  const decoder = new SseDecoder((value) => take(value, enqueue), options);
+  const decoder = opened.decoder((value) => take(value, enqueue));
   /** A violation found after some events of the same chunk: reported once they are read. */
   let failure: { error: unknown } | undefined;
   /** What is left of a chunk longer than SLICE: decoded a slice per pull. */

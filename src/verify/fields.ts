@@ -4,7 +4,8 @@
  * @module
  */
 
-import type { SseDecodeFailure } from "../errors.ts";
+import { WIRE_FAILURE, type WireFailureInfo } from "../_util/transport.ts";
+import { SseDecodeFailure } from "../errors.ts";
 import { isArray, isRecord, type Owner, PARENT, type Rec, type Run } from "./state.ts";
 import { jsonType, q, Violation } from "./violations.ts";
 
@@ -23,12 +24,23 @@ export function typeInvalid(type: unknown): Violation {
   return new Violation("EVENT_TYPE_INVALID", `type is ${jsonType(type)}; expected a string.`);
 }
 
-export function decodeFailure(failure: SseDecodeFailure): Violation {
-  const text =
-    failure.code === "INVALID_JSON"
-      ? `data ${q(failure.data ?? "")} is not JSON; expected JSON.`
-      : "it exceeds maxBufferSize; expected a shorter message.";
-  return new Violation(failure.code, text, undefined, failure.cause);
+/**
+ * The violation a decoder's failure value stands for: an {@link SseDecodeFailure}, or a
+ * failure of another wire (protobuf) that carries its own under `WIRE_FAILURE`; undefined
+ * for any other value.
+ */
+export function decodeFailure(value: object): Violation | undefined {
+  if (value instanceof SseDecodeFailure) {
+    const text =
+      value.code === "INVALID_JSON"
+        ? `data ${q(value.data ?? "")} is not JSON; expected JSON.`
+        : "it exceeds maxBufferSize; expected a shorter message.";
+    return new Violation(value.code, text, undefined, value.cause);
+  }
+  const wire = (value as { [WIRE_FAILURE]?: WireFailureInfo })[WIRE_FAILURE];
+  return wire === undefined
+    ? undefined
+    : new Violation(wire.code, wire.text, undefined, wire.cause);
 }
 
 // The rules read top-level fields with plain property accesses, each at its own site, so

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { SseDecodeFailure, type VerifyError } from "../errors.ts";
+import type { VerifyError } from "../errors.ts";
 import type { AgUiEvent } from "../events/index.ts";
 import type { StandardSchemaV1 } from "../schema/standard-schema.ts";
 import { unreadable, unreadableField } from "./field-finder.ts";
@@ -223,8 +223,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
       const t = event.type;
       if (typeof t !== "string") {
         // A decode failure has no `type`, so its check costs nothing on the hot path.
-        if (event instanceof SseDecodeFailure) throw decodeFailure(event);
-        throw typeInvalid(t);
+        throw decodeFailure(event) ?? typeInvalid(t);
       }
       type = t;
       // Events of one type tend to come in runs (a message streams token by token), so a
@@ -373,10 +372,8 @@ export function passes<O extends VerifierOptions>(
 export function shapeError(value: unknown, index: number): VerifyError | undefined {
   const violation = !isRecord(value)
     ? notObject(value)
-    : value instanceof SseDecodeFailure
-      ? decodeFailure(value)
-      : typeof value.type !== "string"
-        ? typeInvalid(value.type)
-        : undefined;
+    : typeof value.type !== "string"
+      ? (decodeFailure(value) ?? typeInvalid(value.type))
+      : undefined;
   return violation && toVerifyError(violation, index, value, undefined);
 }

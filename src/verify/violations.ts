@@ -103,7 +103,9 @@ export function messageOf(
           ? "end of input"
           : v.code === "RESPONSE_NOT_EVENTS"
             ? "response"
-            : "event";
+            : v.code.startsWith("PROTO_")
+              ? "frame"
+              : "event";
   const tail = ` [${v.code}, rule ${ruleOf(v.code)}]`;
   const hint = v.code === "FIELD_MISSING" ? nearMiss(event, v.field) : undefined;
   const text =

@@ -1,0 +1,42 @@
+/**
+ * `ag-ui-verify/proto`: AG-UI over protobuf (SPEC §21), the second wire of AG-UI 1.1.
+ * Nothing of it is in the main entry's bundle.
+ * @module
+ */
+
+import type { ProtobufSupport } from "../_util/transport.ts";
+import { PROTO_MEDIA_TYPE, ProtoDecoder } from "./decoder.ts";
+
+export {
+  encodeFrame,
+  PROTO_MEDIA_TYPE,
+  ProtoDecodeFailure,
+  type ProtoDecodeFailureCode,
+  type ProtoDecoderOptions,
+  ProtoDecoderStream,
+  ProtoEncoderStream,
+} from "./decoder.ts";
+
+/**
+ * The protobuf transport for the event APIs of the main entry and `ag-ui-verify/conform`
+ * (SPEC §21.3): with `{ protobuf }` in their options, `verifiedEvents`, `conformingEvents`
+ * and `runAgent` read a `Response` whose content type is `application/vnd.ag-ui.event+proto`
+ * as protobuf frames, with the same verdicts as SSE, and `runAgent` asks for it (`accept`).
+ * An application that never imports it ships none of the protobuf code.
+ *
+ * @example
+ * ```ts
+ * import { verifiedEvents } from "ag-ui-verify";
+ * import { protobuf } from "ag-ui-verify/proto";
+ * const response = await fetch("https://agent.example/run", {
+ *   method: "POST",
+ *   headers: { accept: "application/vnd.ag-ui.event+proto" },
+ *   body: JSON.stringify({ threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }),
+ * });
+ * for await (const event of verifiedEvents(response, { protobuf })) console.log(event.type);
+ * ```
+ */
+export const protobuf: ProtobufSupport = {
+  mediaType: PROTO_MEDIA_TYPE,
+  decoder: (emit, options) => new ProtoDecoder(emit, options),
+};
