@@ -54,7 +54,7 @@ function protoBytes(events: readonly Rec[]): Uint8Array {
 }
 
 function protoResponse(bytes: Uint8Array, type = PROTO_MEDIA_TYPE): Response {
-  return new Response(bytes, { headers: { "content-type": type } });
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } });
 }
 
 interface Verdict {

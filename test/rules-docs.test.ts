@@ -325,7 +325,7 @@ describe("docs/rules.md response examples", () => {
 });
 
 /** A proto block's body: each line's hex bytes, in order. */
-function protoBytesOf(s: Section): Uint8Array {
+function protoBytesOf(s: Section): Uint8Array<ArrayBuffer> {
   const hex = s.example.flatMap((l) =>
     l
       .trim()
