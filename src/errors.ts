@@ -266,11 +266,13 @@ export type ConformWarningCode =
 
 /** A warning of the 1.1 pipeline or the protobuf decoder: the stream goes on. */
 export interface ConformWarning {
+  /** The stable warning code. */
   readonly code: ConformWarningCode;
   /** What happened and what the pipeline did, with the event type and the pointer it names. */
   readonly message: string;
   /** The index of the input value it is about, counted as SPEC §10.1 counts (from 0). */
   readonly index: number;
+  /** The event's `type`, when the warning is about an event that has one. */
   readonly eventType: string | undefined;
   /** What was stripped or dropped, as a JSON Pointer into the event (`""`: the whole event). */
   readonly path: string | undefined;

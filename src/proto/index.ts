@@ -27,13 +27,15 @@ export {
  * @example
  * ```ts
  * import { verifiedEvents } from "ag-ui-verify";
- * import { protobuf } from "ag-ui-verify/proto";
- * const response = await fetch("https://agent.example/run", {
- *   method: "POST",
- *   headers: { accept: "application/vnd.ag-ui.event+proto" },
- *   body: JSON.stringify({ threadId: "t1", runId: "r1", messages: [], tools: [], context: [], state: {}, forwardedProps: {} }),
- * });
+ * import { PROTO_MEDIA_TYPE, ProtoEncoderStream, protobuf } from "ag-ui-verify/proto";
+ * // A protobuf response, here made locally: `await fetch(url, init)` in an app.
+ * const body = ReadableStream.from([
+ *   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+ *   { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+ * ]).pipeThrough(new ProtoEncoderStream());
+ * const response = new Response(body, { headers: { "content-type": PROTO_MEDIA_TYPE } });
  * for await (const event of verifiedEvents(response, { protobuf })) console.log(event.type);
+ * // RUN_STARTED, RUN_FINISHED
  * ```
  */
 export const protobuf: ProtobufSupport = {
