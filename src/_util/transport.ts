@@ -45,4 +45,9 @@ export interface ProtobufSupport {
     emit: (value: unknown) => void,
     options: ProtobufDecoderOptions,
   ) => BodyDecoder;
+  /** @internal `verifyResponse`'s body for a protobuf upstream; `options` are its options. */
+  readonly proxy: (
+    body: ReadableStream<Uint8Array> | null,
+    options: unknown,
+  ) => ReadableStream<Uint8Array>;
 }

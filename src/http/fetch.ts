@@ -3,7 +3,7 @@
  * @module
  */
 
-import { isEventStreamType } from "../sse/content-type.ts";
+import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
 import { type VerifyResponseOptions, verifyResponse } from "./proxy.ts";
 
 // Also from here, where the client and the command import it.
@@ -29,7 +29,8 @@ const BODILESS_OK = new Set([204, 205]);
 
 /**
  * A `fetch` that verifies event streams: a 2xx response whose content type is
- * `text/event-stream`, or absent, comes back through {@link verifyResponse}; any other
+ * `text/event-stream`, or absent (or, with `{ protobuf }` from `ag-ui-verify/proto`, the
+ * protobuf media type), comes back through {@link verifyResponse}; any other
  * response (an error status, JSON, an HTML page, a 204), and any thrown error, comes back
  * untouched, the same object. Here `onViolation` defaults to `"run-error"` and `lineEnds`
  * to `"lf"`, so a client such as `@ag-ui/client`'s `HttpAgent` sees a broken stream as a
@@ -57,8 +58,10 @@ export function verifyingFetch(options: VerifyingFetchOptions = {}): FetchFuncti
     const response = await (wrapped === undefined ? fetch(input, init) : wrapped(input, init));
     if (!response.ok || BODILESS_OK.has(response.status)) return response;
     const type = response.headers.get("content-type");
+    const protobuf = proxy.protobuf;
+    const frames = protobuf !== undefined && isMediaType(type, protobuf.mediaType);
     // No content type is read as SSE, as verifyResponse reads it.
-    if (type !== null && !isEventStreamType(type)) return response;
+    if (!frames && type !== null && !isEventStreamType(type)) return response;
     return verifyResponse(response, proxy);
   };
 }

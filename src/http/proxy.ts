@@ -5,14 +5,14 @@
 
 import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
-import { isEventStreamType } from "../sse/content-type.ts";
-import type { DecoderOptions } from "../sse/decoder.ts";
+import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
 import { SsePositionDecoder } from "../sse/positions.ts";
 import { SseReleaseDecoder } from "../sse/release.ts";
+import type { SourceOptions } from "../streams/source.ts";
 import { FAILED, FINISHED, Verifier, type VerifierOptions } from "../verify/verifier.ts";
 
 /** Options of {@link verifyResponse}. */
-export interface VerifyResponseOptions extends VerifierOptions, DecoderOptions {
+export interface VerifyResponseOptions extends VerifierOptions, SourceOptions {
   /**
    * What the client downstream sees when the upstream stream breaks a rule. In both modes
    * the output ends at the end of the last verified message and the upstream is cancelled.
@@ -75,6 +75,10 @@ const utf8 = new TextEncoder();
  *   without a body. Cancelling the body cancels the upstream's.
  * - A response whose content type is present but not `text/event-stream` (a JSON error, an
  *   HTML error page) is returned as it is, the same object: it has no events to verify.
+ * - With `{ protobuf }` (from `ag-ui-verify/proto`), a response of its media type is
+ *   re-served frame for frame: the output bytes are the input bytes, each frame released
+ *   once it is verified; `"run-error"` appends a `RUN_ERROR` frame. The content type is kept
+ *   byte for byte.
  *
  * @example
  * ```ts
@@ -92,16 +96,20 @@ const utf8 = new TextEncoder();
  */
 export function verifyResponse(response: Response, options: VerifyResponseOptions = {}): Response {
   const type = response.headers.get("content-type");
-  if (type !== null && !isEventStreamType(type)) return response;
+  const protobuf = options.protobuf;
+  const frames = protobuf !== undefined && isMediaType(type, protobuf.mediaType);
+  if (!frames && type !== null && !isEventStreamType(type)) return response;
   const headers = new Headers(response.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   if (!headers.has("content-type")) headers.set("content-type", "text/event-stream");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-cache");
   const init = { status: response.status, statusText: response.statusText, headers };
   if (BODILESS.has(response.status)) return new Response(null, init);
-  const body = new ReadableStream<Uint8Array>(new VerifiedBytes(response.body, options), {
-    highWaterMark: 0,
-  });
+  const body = frames
+    ? protobuf.proxy(response.body, options)
+    : new ReadableStream<Uint8Array>(new VerifiedBytes(response.body, options), {
+        highWaterMark: 0,
+      });
   return new Response(body, init);
 }
 
@@ -117,6 +125,14 @@ const MAX_RUN_ERROR = 4096;
 const CODE_PREFIX = "AG_UI_VERIFY_";
 const MESSAGE_PREFIX = "ag-ui-verify rejected the stream: ";
 const UPSTREAM_ERROR = `${CODE_PREFIX}UPSTREAM_ERROR`;
+
+/** The marks of the appended `RUN_ERROR`, for the protobuf proxy. @internal */
+export const proxyMarks = {
+  code: CODE_PREFIX,
+  message: MESSAGE_PREFIX,
+  upstreamCode: UPSTREAM_ERROR,
+  upstreamFailure: (error: unknown): string => upstreamFailure(error),
+};
 
 /**
  * The SSE message of the appended `RUN_ERROR`, at most {@link MAX_RUN_ERROR} bytes: a long

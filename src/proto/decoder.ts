@@ -104,6 +104,8 @@ export class ProtoDecoder {
   /** Values emitted: the index the next one gets. */
   #index = 0;
   #stopped = false;
+  /** The offset after the last frame handed on (or dropped) without a throw. */
+  #safe = 0;
 
   constructor(emit: (value: unknown) => void, options?: ProtoDecoderOptions) {
     this.#emit = emit;
@@ -145,6 +147,7 @@ export class ProtoDecoder {
           i += this.#need;
           this.#need = -1;
           this.#frame(payload);
+          this.#safe = this.#offset + i;
           continue;
         }
       }
@@ -164,9 +167,18 @@ export class ProtoDecoder {
         this.#have = 0;
         this.#need = -1;
         this.#frame(payload);
+        this.#safe = this.#offset + i;
       }
     }
     this.#offset += end;
+  }
+
+  /**
+   * The byte offset up to which every frame was handed on and accepted: the end of the last
+   * frame whose `emit` returned (a dropped frame counts). What the proxy may release.
+   */
+  get safe(): number {
+    return this.#safe;
   }
 
   /** The end of the body: inside a frame, it is a truncated run. */

@@ -5,7 +5,9 @@
  */
 
 import type { ProtobufSupport } from "../_util/transport.ts";
+import type { VerifyResponseOptions } from "../http/proxy.ts";
 import { PROTO_MEDIA_TYPE, ProtoDecoder } from "./decoder.ts";
+import { verifiedFrames } from "./proxy.ts";
 
 export {
   encodeFrame,
@@ -21,7 +23,8 @@ export {
  * The protobuf transport for the event APIs of the main entry and `ag-ui-verify/conform`
  * (SPEC §21.3): with `{ protobuf }` in their options, `verifiedEvents`, `conformingEvents`
  * and `runAgent` read a `Response` whose content type is `application/vnd.ag-ui.event+proto`
- * as protobuf frames, with the same verdicts as SSE, and `runAgent` asks for it (`accept`).
+ * as protobuf frames, with the same verdicts as SSE, and `runAgent` asks for it (`accept`);
+ * `verifyResponse` and `verifyingFetch` re-serve such a response frame for frame, verified.
  * An application that never imports it ships none of the protobuf code.
  *
  * @example
@@ -41,4 +44,5 @@ export {
 export const protobuf: ProtobufSupport = {
   mediaType: PROTO_MEDIA_TYPE,
   decoder: (emit, options) => new ProtoDecoder(emit, options),
+  proxy: (body, options) => verifiedFrames(body, options as VerifyResponseOptions),
 };

@@ -20,6 +20,7 @@ import {
   verifyingFetch,
   verifyResponse,
 } from "../../src/index.ts";
+import { protobuf } from "../../src/proto/index.ts";
 import { agUiSchema, type KnownAgUiEvent } from "../../src/schema/index.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
 import {
@@ -1026,6 +1027,69 @@ describe("@ag-ui/client 1.0.0 HttpAgent with fetch: verifyingFetch()", () => {
     const verified = await runHttpAgent("/status/502", true);
     expect(String(verified.error)).toBe("Error: HTTP 502: upstream says 502");
     expect(String(verified.error)).toBe(String(plain.error));
+  });
+});
+
+describe("@ag-ui/client 1.0.0 HttpAgent over protobuf through verifyingFetch({ protobuf }) (SPEC §21.3)", () => {
+  async function runHttpAgent(path: string, wrapped: boolean) {
+    const agent = new HttpAgent({
+      url: `${server.url}${path}`,
+      ...(wrapped ? { fetch: verifyingFetch({ protobuf }) } : {}),
+    });
+    const seen: string[] = [];
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await agent.runAgent(
+        {},
+        {
+          onEvent: ({ event }) => {
+            if (event.type !== "RUN_ERROR") seen.push(event.type);
+          },
+          onRunErrorEvent: ({ event }) => {
+            seen.push(`${event.type} ${String(event.code)}`);
+          },
+        },
+      );
+      return { seen, messages: agent.messages, error: undefined as unknown };
+    } catch (error) {
+      return { seen, messages: agent.messages, error };
+    } finally {
+      quiet.mockRestore();
+    }
+  }
+
+  const types = (n?: number) =>
+    validRun()
+      .slice(0, n)
+      .map((event) => event.type);
+
+  it("a valid run arrives whole, as without the wrapper, under any chunking", async () => {
+    for (const path of ["/proto/valid", "/proto/valid?chunk=3"]) {
+      const plain = await runHttpAgent(path, false);
+      const verified = await runHttpAgent(path, true);
+      expect(plain.error).toBeUndefined();
+      expect(verified.error).toBeUndefined();
+      expect(verified.seen).toEqual(types());
+      expect(verified.messages).toEqual(plain.messages);
+    }
+  });
+
+  it("a run cut cleanly between frames, which the client alone reports as a success, fails", async () => {
+    const plain = await runHttpAgent("/proto/cut?events=4", false);
+    expect(plain.error).toBeUndefined();
+    expect(plain.seen).toEqual(types(4));
+    const verified = await runHttpAgent("/proto/cut?events=4", true);
+    expect(verified.seen).toEqual([
+      ...types(4),
+      "RUN_ERROR AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
+    ]);
+  });
+
+  it("a run cut inside a frame, and a stream broken after RUN_FINISHED, fail the run", async () => {
+    const cut = await runHttpAgent("/proto/cut?events=4&bytes=5", true);
+    expect(cut.seen).toEqual([...types(4), "RUN_ERROR AG_UI_VERIFY_PROTO_TRUNCATED"]);
+    const late = await runHttpAgent("/proto/late?chunk=9", true);
+    expect(late.seen).toEqual([...types(), "RUN_ERROR AG_UI_VERIFY_EVENT_AFTER_RUN_CLOSED"]);
   });
 });
 

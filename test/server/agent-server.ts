@@ -24,6 +24,11 @@
 //   /status/<code>      that status, text/plain `upstream says <code>`
 //   /content-type/<t>   200 with content type decodeURIComponent(t) and a small body (validRun()
 //                       as SSE when t is text/event-stream…)
+//   /proto/valid        validRun() as protobuf frames (application/vnd.ag-ui.event+proto);
+//                       chunk=N as for /run/valid
+//   /proto/cut          the frames of the first `events` (default 4) events of validRun(), then
+//                       `bytes` (default 0) bytes of the next frame, then a clean end
+//   /proto/late         validRun(), then a STEP_STARTED after its RUN_FINISHED, as frames
 //   /no-body            204
 //   /files/<path>       a file of the repository (no `..`), typed by extension
 //
@@ -34,6 +39,7 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo } from "node:net";
 import { extname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { encodeFrame, PROTO_MEDIA_TYPE } from "../../src/proto/index.ts";
 import { longValidRun, schemaMismatchRun, validRun, violationRun } from "../runtime/cases.ts";
 
 export interface RecordedRequest {
@@ -118,22 +124,27 @@ function write(res: ServerResponse, chunk: Uint8Array | string): Promise<void> {
   });
 }
 
-/** Writes `body` as a text/event-stream response, `chunk` bytes at a time. */
+/** The protobuf frames of `events`, one after another. */
+function frames(events: readonly unknown[]): Buffer {
+  return Buffer.concat(events.map((e) => encodeFrame(e as Record<string, unknown>)));
+}
+
+/** Writes `body` as a text/event-stream response (or `body`'s own type), `chunk` bytes at a time. */
 async function streamSse(
   res: ServerResponse,
-  body: string,
+  body: string | Buffer,
   query: URLSearchParams,
   headers: Readonly<Record<string, string | string[]>> = {},
 ) {
   const chunk = intParam(query, "chunk", 0);
   const delay = intParam(query, "delay", 0);
   res.writeHead(200, {
-    "content-type": "text/event-stream",
+    "content-type": typeof body === "string" ? "text/event-stream" : PROTO_MEDIA_TYPE,
     "cache-control": "no-cache",
     ...headers,
   });
   res.flushHeaders();
-  const bytes = Buffer.from(body, "utf8");
+  const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   const size = chunk > 0 ? chunk : bytes.length;
   try {
     for (let at = 0; at < bytes.length; at += size) {
@@ -185,6 +196,23 @@ async function route(req: IncomingMessage, res: ServerResponse) {
   if (path === "/run/late") {
     const late = { type: "STEP_STARTED", stepName: "late" };
     return streamSse(res, sse([...validRun(), late], crlf), query);
+  }
+  if (path === "/proto/valid") return streamSse(res, frames(run()), query);
+  if (path === "/proto/cut") {
+    const count = intParam(query, "events", 4);
+    const next = encodeFrame(validRun()[count] as Record<string, unknown>);
+    const body = Buffer.concat([
+      frames(validRun().slice(0, count)),
+      next.subarray(0, intParam(query, "bytes", 0)),
+    ]);
+    return streamSse(res, body, query);
+  }
+  if (path === "/proto/late") {
+    return streamSse(
+      res,
+      frames([...validRun(), { type: "STEP_STARTED", stepName: "late" }]),
+      query,
+    );
   }
   if (path === "/run/done") {
     return streamSse(res, `${sse(run(), crlf)}data: [DONE]${crlf ? "\r\n\r\n" : "\n\n"}`, query);
