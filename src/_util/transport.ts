@@ -24,6 +24,8 @@ export interface WireFailureInfo {
 export interface BodyDecoder {
   push(bytes: Uint8Array): void;
   finish(): void;
+  /** While a value is handed on: the byte offset where its frame starts. */
+  readonly frameStart?: number;
 }
 
 /** What a protobuf decoder is made with. */

@@ -24,9 +24,11 @@ Usage:
                                        run an agent (POST) and lint its events as they arrive
 
 A capture is a response body as recorded: SSE ("data: {...}" lines, each message ended by
-a blank line) or JSON Lines (one event per line), detected from the first character ("{"
-or "[" means JSON Lines; --format overrides). A HAR file (the network export of a browser's
-DevTools) gives one input per text/event-stream response in it, named by method, URL and
+a blank line), JSON Lines (one event per line) or AG-UI's protobuf frames, detected from
+the first byte ("{" or "[" means JSON Lines, a 0 byte protobuf; --format overrides). For
+protobuf, "line" in the reports counts frames. A HAR file (the network export of a
+browser's DevTools) gives one input per event-stream response in it (text/event-stream or
+application/vnd.ag-ui.event+proto), named by method, URL and
 start time; an entry with no body recorded is unreadable (exit 2), and a HAR file over
 256 MiB (less on a small memory limit) is refused, as it is read whole. A file holding one
 JSON array of events is read as that list.
@@ -53,8 +55,9 @@ Examples:
 Input:
   <capture>...               files, directories or HAR files to check; - reads stdin
   --ext <list>               in directories, check files with these extensions (comma-separated;
-                             default sse,jsonl,ndjson,har)
-  --format sse|jsonl         read captures as SSE or as JSON Lines, without detecting
+                             default sse,jsonl,ndjson,har,pb,bin)
+  --format sse|jsonl|proto   read captures as SSE, JSON Lines or protobuf frames, without
+                             detecting
   --url <url>                POST a RunAgentInput to this agent endpoint and check the answer
   --input <file>             the RunAgentInput (JSON) to POST; - reads stdin
                              (default: no messages, a new threadId and runId)
@@ -324,8 +327,8 @@ export function parseOptions(args: readonly string[]): Options {
   const { values: v, positionals: paths } = parsed;
   const notes: string[] = [];
   const format = v.format;
-  if (format !== undefined && format !== "sse" && format !== "jsonl") {
-    throw new UsageError(`unknown format ${JSON.stringify(format)}; expected sse or jsonl`);
+  if (format !== undefined && format !== "sse" && format !== "jsonl" && format !== "proto") {
+    throw new UsageError(`unknown format ${JSON.stringify(format)}; expected sse, jsonl or proto`);
   }
   const options: Options = {
     paths,

@@ -1,6 +1,6 @@
 /**
  * HAR files (the network export of Chrome, Firefox and Safari DevTools): every entry whose
- * response is `text/event-stream` is an input of its own, named by method, URL and the
+ * response is `text/event-stream` (or AG-UI's protobuf media type) is an input of its own, named by method, URL and the
  * entry's start time; base64 bodies are decoded. A HAR file is read whole, so one larger
  * than {@link HAR_MAX} is refused.
  * @module
@@ -43,9 +43,14 @@ export const HAR_MAX = Math.min(
 const get = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const isSse = (type: unknown) => /^\s*text\/event-stream\s*(;|$)/i.test(text(type));
+/** An event stream's content type: SSE, or AG-UI's protobuf frames (SPEC §21.3). */
+const isSse = (type: unknown) =>
+  /^\s*(text\/event-stream|application\/vnd\.ag-ui\.event\+proto)\s*(;|$)/i.test(text(type));
 
-/** Whether a HAR entry's response is an event stream, by its content type or its header. */
+/**
+ * Whether a HAR entry's response is an event stream (SSE or protobuf), by its content type
+ * or its header. A protobuf body is told from its first byte when it is read.
+ */
 function sseResponse(response: unknown): boolean {
   if (isSse(get(get(response, "content"), "mimeType"))) return true;
   const headers = get(response, "headers");

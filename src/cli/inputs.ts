@@ -36,7 +36,7 @@ export function special(file: Dirent | Stats): string {
   return "not a regular file";
 }
 
-export const DEFAULT_EXTENSIONS: readonly string[] = ["sse", "jsonl", "ndjson", "har"];
+export const DEFAULT_EXTENSIONS: readonly string[] = ["sse", "jsonl", "ndjson", "har", "pb", "bin"];
 
 const kindOf = (path: string): "file" | "har" =>
   path.toLowerCase().endsWith(".har") ? "har" : "file";

@@ -18,6 +18,7 @@ import { Socket } from "node:net";
 import process from "node:process";
 import { isatty, ReadStream } from "node:tty";
 import type { LintOptions, LintReport } from "../lint/types.ts";
+import { protobuf } from "../proto/index.ts";
 import type { LintedInput } from "../report/formats-shared.ts";
 import { InputReader } from "../report/input-reader.ts";
 import { agUiSchema } from "../schema/index.ts";
@@ -29,15 +30,15 @@ import { ioMessage, NotRegular, UsageError } from "./problems.ts";
  * What every input is linted with: the linter's options as plain data (they go to the
  * worker threads), `strict` for the AG-UI event schema, and the input format, if forced.
  */
-export interface ReadOptions extends Omit<LintOptions, "schema"> {
+export interface ReadOptions extends Omit<LintOptions, "schema" | "protobuf"> {
   readonly format?: Format | undefined;
   readonly strict?: boolean | undefined;
 }
 
-/** A reader for one input, with the schema when `strict`. */
+/** A reader for one input, with the schema when `strict`; protobuf frames are always read. */
 export function inputReader(options: ReadOptions): InputReader {
   const { strict, ...rest } = options;
-  return new InputReader({ ...rest, schema: strict === true ? agUiSchema : undefined });
+  return new InputReader({ ...rest, schema: strict === true ? agUiSchema : undefined, protobuf });
 }
 
 /** A linted input as the command reads it: always with a report. */

@@ -9,7 +9,9 @@ import { text as streamText } from "node:stream/consumers";
 import type { RunAgentInput } from "../events/index.ts";
 import { HttpError, runAgent } from "../http/client.ts";
 import { isEventStreamType } from "../http/fetch.ts";
+import { protobuf } from "../proto/index.ts";
 import { plural } from "../report/render.ts";
+import { isMediaType } from "../sse/content-type.ts";
 import { lintOptions, type Options } from "./args.ts";
 import { ioMessage, messageOf, UsageError } from "./problems.ts";
 import { inputReader, type Read } from "./read.ts";
@@ -68,7 +70,8 @@ function causeOf(error: unknown): string {
  */
 export async function lintUrl(url: string, options: Options): Promise<Read> {
   const input = await readInput(options.input);
-  const reader = inputReader({ ...lintOptions(options), format: "sse" });
+  /** The body's format, from the response's content type: SSE unless it is protobuf. */
+  let format: "sse" | "proto" = "sse";
   const seconds = options.timeoutMs / 1000;
   const idle = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -89,7 +92,11 @@ export async function lintUrl(url: string, options: Options): Promise<Read> {
     const response = await fetch(request);
     heard();
     const type = response.headers.get("content-type");
-    if (response.body === null || !response.ok || !isEventStreamType(type)) return response;
+    const proto = isMediaType(type, protobuf.mediaType);
+    if (response.body === null || !response.ok || !(proto || isEventStreamType(type))) {
+      return response;
+    }
+    if (proto) format = "proto";
     body = response.body;
     const { status, statusText, headers } = response;
     return new Response(null, { status, statusText, headers });
@@ -100,14 +107,19 @@ export async function lintUrl(url: string, options: Options): Promise<Read> {
       await runAgent(url, input, {
         fetch: keep,
         signal: idle.signal,
-        headers: [...options.headers],
+        // SSE is asked for (a protobuf answer is read too): --header 'accept: …' changes it.
+        headers: options.headers.some(([name]) => name.toLowerCase() === "accept")
+          ? [...options.headers]
+          : [["accept", "text/event-stream"], ...options.headers],
         verify: false,
+        protobuf,
       });
     } catch (error) {
       if (idle.signal.aborted) throw idle.signal.reason;
       if (error instanceof HttpError) throw new UsageError(error.message.replace(/\s+/g, " "));
       throw new UsageError(`cannot reach ${url}: ${causeOf(error)}`);
     }
+    const reader = inputReader({ ...lintOptions(options), format });
     const source = body?.getReader();
     const abort = () => void source?.cancel(idle.signal.reason).catch(() => {});
     idle.signal.addEventListener("abort", abort, { once: true });

@@ -4,13 +4,24 @@
  * @module
  */
 
+import type { BodyDecoder } from "../_util/transport.ts";
 import { SseDecodeFailure } from "../errors.ts";
+import { isMediaType } from "../sse/content-type.ts";
 import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
+import { isResponse, unreadable } from "../streams/source.ts";
 import { lineEndsNotLf } from "./duties.ts";
 import { Linter } from "./linter.ts";
 import type { LintOptions, LintReport } from "./types.ts";
-import { ignoredLine } from "./warnings.ts";
+import { ignoredLine, type Warning } from "./warnings.ts";
+
+/** A protobuf frame dropped for an event it does not name: the decoder's words. */
+function droppedFrame(message: string): Warning {
+  const text = message
+    .replace(/^frame at index \d+: /, "")
+    .replace(/ \[UNKNOWN_EVENT_DROPPED, warning\]$/, "");
+  return { code: "UNKNOWN_EVENT_DROPPED", text, eventType: undefined };
+}
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 /** How many bytes may go by before the format must be told (blank lines, a BOM). */
@@ -69,6 +80,11 @@ export class LintReader {
   readonly #max: number;
   #decoder: LintDecoder | undefined;
   #lines: JsonLines | undefined;
+  /** Protobuf frames: the decoder `options.protobuf` makes, and the frames read. */
+  #frames: BodyDecoder | undefined;
+  readonly #protobuf: LintOptions["protobuf"];
+  readonly #maxFrameSize: number | undefined;
+  #frameCount = 0;
   #held: Uint8Array[] = [];
   #stopped = false;
   /** SSE: the byte offset of the first CR fed to the decoder, or -1 (SSE_LINE_ENDINGS_NOT_LF). */
@@ -80,13 +96,15 @@ export class LintReader {
     this.linter = new Linter(options);
     this.format = options.format;
     this.#max = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
+    this.#protobuf = options.protobuf;
+    this.#maxFrameSize = options.maxFrameSize;
   }
 
   push(chunk: Uint8Array): void {
     // The input's size counts every byte, also those after a message too long to read.
     this.bytes += chunk.length;
     if (this.#stopped || chunk.length === 0) return;
-    if (this.#decoder !== undefined || this.#lines !== undefined) {
+    if (this.#decoder !== undefined || this.#lines !== undefined || this.#frames !== undefined) {
       this.#feed(chunk);
       return;
     }
@@ -105,7 +123,7 @@ export class LintReader {
 
   /** Ends the input: a last line without its line end, then the end-of-input checks. */
   finish(): LintReport {
-    if (this.#decoder === undefined && this.#lines === undefined) {
+    if (this.#decoder === undefined && this.#lines === undefined && this.#frames === undefined) {
       const held = concat(this.#held);
       this.#start(this.format ?? sniff(held) ?? "sse");
       this.#feed(held);
@@ -116,6 +134,9 @@ export class LintReader {
         this.#decoder.finish();
         end = this.#decoder.position;
         this.unterminated = this.#decoder.unfinished;
+      } else if (this.#frames !== undefined) {
+        this.#frames.finish();
+        end = { line: this.#frameCount + 1, offset: this.bytes };
       } else end = this.#lines?.finish();
     }
     // A CR after the last message (or in one the input cut off) is reported at the end.
@@ -129,6 +150,10 @@ export class LintReader {
   }
 
   #feed(chunk: Uint8Array): void {
+    if (this.#frames !== undefined) {
+      this.#frames.push(chunk);
+      return;
+    }
     if (this.#decoder !== undefined) {
       if (this.#cr === -1) {
         const at = chunk.indexOf(CR);
@@ -156,6 +181,10 @@ export class LintReader {
       this.#lines = new JsonLines((value, at) => this.#value(value, at), this.#max);
       return;
     }
+    if (format === "proto") {
+      this.#startFrames();
+      return;
+    }
     const decoder: LintDecoder = new LintDecoder(
       (value) => {
         const overflow = value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW";
@@ -176,6 +205,37 @@ export class LintReader {
     this.#decoder = decoder;
   }
 
+  /**
+   * Protobuf frames, with the decoder `options.protobuf` brings: each value placed at its
+   * frame (`line` counts frames from 1, `offset` is the frame's first byte); a frame dropped
+   * for an unknown event is the warning `UNKNOWN_EVENT_DROPPED`.
+   */
+  #startFrames(): void {
+    const protobuf = this.#protobuf;
+    if (protobuf === undefined) {
+      throw new TypeError(
+        "the input is protobuf frames (its first byte is 0): pass { protobuf } from ag-ui-verify/proto to lint it",
+      );
+    }
+    const frames: BodyDecoder = protobuf.decoder(
+      (value) => {
+        this.#frameCount++;
+        this.linter.pushAt(value, { line: this.#frameCount, offset: frames.frameStart ?? 0 });
+      },
+      {
+        maxFrameSize: this.#maxFrameSize,
+        onWarning: (w) => {
+          this.#frameCount++;
+          this.linter.warnAt(droppedFrame(w.message), {
+            line: this.#frameCount,
+            offset: frames.frameStart ?? 0,
+          });
+        },
+      },
+    );
+    this.#frames = frames;
+  }
+
   #value(value: unknown, at: SsePosition): void {
     if (this.#stopped) return;
     this.linter.pushAt(value, at);
@@ -191,7 +251,10 @@ export class LintReader {
  * whitespace is `{` or `[`): every finding, each placed by line and byte offset. Unlike
  * the verifier, a message whose data is not JSON does not stop it; a message longer than
  * `maxBufferSize` does. A `Response` is read from its body; an error of the stream (the
- * network) rejects the promise.
+ * network) rejects the promise. With `{ protobuf }` (from `ag-ui-verify/proto`), protobuf
+ * frames are linted too: a `Response` of that media type, or an input whose first byte is
+ * 0; there each finding's `line` counts frames from 1 and `offset` is its frame's first
+ * byte. A value of another kind (a Node.js stream) rejects with a `TypeError` naming it.
  *
  * @example
  * ```ts
@@ -204,12 +267,25 @@ export async function lintStream(
   input: ReadableStream<Uint8Array | string> | Response | string | Uint8Array,
   options?: LintOptions,
 ): Promise<LintReport> {
-  const reader = new LintReader(options);
+  const response = isResponse(input) ? input : undefined;
+  const protobuf = options?.protobuf;
+  const frames =
+    protobuf !== undefined &&
+    response !== undefined &&
+    isMediaType(response.headers.get("content-type"), protobuf.mediaType);
+  const reader = new LintReader(frames ? { ...options, format: "proto" } : options);
   if (typeof input === "string") reader.push(utf8.encode(input));
   else if (input instanceof Uint8Array) reader.push(input);
   else {
-    const stream = input instanceof Response ? input.body : input;
-    const source = stream?.getReader();
+    const stream = response !== undefined ? response.body : input;
+    if (stream !== null && typeof (stream as ReadableStream).getReader !== "function") {
+      throw unreadable(
+        "lintStream",
+        "a ReadableStream, a Response, a string or a Uint8Array",
+        input,
+      );
+    }
+    const source = (stream as ReadableStream<Uint8Array | string> | null)?.getReader();
     if (source !== undefined) {
       for (;;) {
         const { done, value } = await source.read();

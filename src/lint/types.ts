@@ -6,7 +6,7 @@
 
 import type { VerifyErrorCode } from "../errors.ts";
 import type { RunAgentInput } from "../events/index.ts";
-import type { DecoderOptions } from "../sse/decoder.ts";
+import type { SourceOptions } from "../streams/source.ts";
 import type { VerifierOptions } from "../verify/verifier.ts";
 
 /** How bad a finding is: an error breaks a rule; a warning marks what a client would lose. */
@@ -131,7 +131,7 @@ export interface Finding {
 }
 
 /** Options of the linter: the verifier's and the decoder's, and how to report. */
-export interface LintOptions extends VerifierOptions, DecoderOptions {
+export interface LintOptions extends VerifierOptions, Omit<SourceOptions, "onWarning"> {
   /** Per-code overrides; they change how a finding is reported, never what is checked. */
   severity?: { readonly [code: string]: Severity | "off" } | undefined;
   /** The most findings a report keeps (default 1,000); the rest are counted in `omitted`. */
@@ -166,7 +166,7 @@ export interface LintReport {
 /** What `lintStream` read (SPEC §18.3: the report carries what the text format shows). */
 export interface InputInfo {
   /** Server-Sent Events, or JSON Lines. */
-  readonly format: "sse" | "jsonl";
+  readonly format: "sse" | "jsonl" | "proto";
   /** How many bytes were read. */
   readonly bytes: number;
   /**

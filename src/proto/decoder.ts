@@ -173,6 +173,11 @@ export class ProtoDecoder {
     this.#offset += end;
   }
 
+  /** While a value is handed on: the byte offset where its frame starts. */
+  get frameStart(): number {
+    return this.#frameStart;
+  }
+
   /**
    * The byte offset up to which every frame was handed on and accepted: the end of the last
    * frame whose `emit` returned (a dropped frame counts). What the proxy may release.

@@ -65,7 +65,8 @@ const times = (f: Finding): string =>
 /** One finding's line: its mark, line, message, how many, and its rule page. */
 function findingLine(f: Finding, input: TextInput, s: Style): string {
   const mark = f.severity === "error" ? s.red("✘") : s.yellow("!");
-  const where = f.line === undefined ? "" : s.dim(`line ${count(f.line)}  `);
+  const unit = input.report.input?.format === "proto" ? "frame" : "line";
+  const where = f.line === undefined ? "" : s.dim(`${unit} ${count(f.line)}  `);
   return `  ${mark} ${where}${messageOf(f, input)}${times(f)}  ${s.dim(ruleAnchor(f.code))}`;
 }
 
@@ -80,8 +81,10 @@ function contextLines(f: Finding, input: TextInput, s: Style): string[] {
   if (report.input?.bytes === 0 && f.code === "STREAM_ENDED_BEFORE_RUN_STARTED") {
     lines.push("      The input is empty (0 bytes): nothing was sent, so no run was opened.");
   } else if (f.line !== undefined && f.offset !== undefined) {
-    const at = `line ${f.line}, byte offset ${f.offset}`;
+    const proto = report.input?.format === "proto";
+    const at = `${proto ? "frame" : "line"} ${f.line}, byte offset ${f.offset}`;
     if (atEnd) lines.push(`      At the end of the input: ${at}.`);
+    else if (proto) lines.push(`      At ${at}, where the offending frame starts.`);
     else if (jsonl) lines.push(`      At ${at}, where the offending JSON line starts.`);
     else lines.push(`      At ${at}, where the offending SSE message starts.`);
   }
@@ -146,7 +149,8 @@ export function invalidLine(input: TextInput): string | undefined {
   const f = input.report.findings.find((x) => x.severity === "error");
   if (input.report.valid) return undefined;
   if (f === undefined) return `invalid stream (${shown(displayName(input), NAME_MAX)})`;
-  const where = f.line === undefined ? "" : `, line ${f.line}`;
+  const unit = input.report.input?.format === "proto" ? "frame" : "line";
+  const where = f.line === undefined ? "" : `, ${unit} ${f.line}`;
   const rule = f.rule === undefined ? "" : ` (rule ${f.rule})`;
   return `invalid stream (${shown(displayName(input), NAME_MAX)}${where}): ${escapeControls(clip(f.code, 100))}${rule} at index ${f.index}`;
 }

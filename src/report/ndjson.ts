@@ -40,7 +40,7 @@ export interface InputObject {
   events: number;
   /** `lintStream`: the input's format and size, and where an unterminated last SSE message starts. */
   input?: {
-    format: "sse" | "jsonl";
+    format: "sse" | "jsonl" | "proto";
     bytes: number;
     unterminated?: { line: number; offset: number };
   };

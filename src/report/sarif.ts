@@ -118,8 +118,13 @@ export function artifactUri(path: string): string {
  */
 function locationOf(input: LintedInput, line?: number): SarifLocation {
   const artifactLocation = { uri: artifactUri(input.name) };
+  // A protobuf input's `line` counts frames, not lines of the file: no region.
   const region =
-    input.url === undefined && line !== undefined && Number.isSafeInteger(line) && line >= 1;
+    input.url === undefined &&
+    input.report?.input?.format !== "proto" &&
+    line !== undefined &&
+    Number.isSafeInteger(line) &&
+    line >= 1;
   return {
     physicalLocation: region
       ? { artifactLocation, region: { startLine: line } }

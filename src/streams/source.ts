@@ -75,13 +75,16 @@ export function openSource(source: unknown, api: string, options?: SourceOptions
         : toVerifyError(notEvents(source.status, type, protobuf), 0, undefined, undefined);
     return { body: source.body, response: true, failure, decoder: sse };
   }
-  throw new TypeError(
-    `${api} reads a ReadableStream<Uint8Array>, a Response or null; got ${described(source)}`,
-  );
+  throw unreadable(api, "a ReadableStream<Uint8Array>, a Response or null", source);
 }
 
-/** A `Response`, from this realm or another (a polyfill, an iframe): read by its shape. */
-function isResponse(value: unknown): value is Response {
+/** The `TypeError` for a value an API cannot read: what it reads, and what it got. @internal */
+export function unreadable(api: string, reads: string, value: unknown): TypeError {
+  return new TypeError(`${api} reads ${reads}; got ${described(value)}`);
+}
+
+/** A `Response`, from this realm or another (a polyfill, an iframe): read by its shape. @internal */
+export function isResponse(value: unknown): value is Response {
   if (typeof value !== "object" || value === null) return false;
   const r = value as Partial<Response>;
   return (

@@ -7,7 +7,8 @@
 
 import { Linter } from "../lint/linter.ts";
 import type { LintOptions, LintReport } from "../lint/types.ts";
-import { InputReader } from "../report/input-reader.ts";
+import { InputReader, type ReaderOptions } from "../report/input-reader.ts";
+import { isMediaType } from "../sse/content-type.ts";
 
 /**
  * What the test helpers read: events (an array or any iterable, an async iterable or a
@@ -51,7 +52,12 @@ export async function readInput(input: StreamInput, options: LintOptions): Promi
   if (input instanceof Uint8Array) return text(options, (push) => push(input));
   if (isResponse(input)) {
     const body = input.body;
-    return body === null ? text(options, () => {}) : readPulled(pullStream(body), options);
+    // With { protobuf }, a response of its media type is read as frames (SPEC §21.3).
+    const protobuf = options.protobuf;
+    const frames =
+      protobuf !== undefined && isMediaType(input.headers.get("content-type"), protobuf.mediaType);
+    const read: ReaderOptions = frames ? { ...options, format: "proto" } : options;
+    return body === null ? text(read, () => {}) : readPulled(pullStream(body), read);
   }
   // Told apart by their methods, not their classes: a stream or an Observable of another
   // realm or library is as good.
