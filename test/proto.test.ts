@@ -233,3 +233,70 @@ describe("ProtoEncoderStream", () => {
     expect(String(bad.error)).toContain("THINKING_START has no protobuf form");
   });
 });
+
+// SPEC §21.1: what protobuf cannot carry, each shown (README "AG-UI over protobuf").
+describe("what protobuf cannot carry", () => {
+  const roundTrip = (event: Rec) => decodeEvent(encodeEvent(event));
+
+  it("a required field left out arrives as its default: an empty string, an empty list", () => {
+    expect(roundTrip({ type: "TEXT_MESSAGE_CONTENT", messageId: "m" })).toEqual({
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId: "m",
+      delta: "",
+    });
+    expect(roundTrip({ type: "MESSAGES_SNAPSHOT" })).toEqual({
+      type: "MESSAGES_SNAPSHOT",
+      messages: [],
+    });
+  });
+
+  it("a null in an optional field is absence; in a required string, the empty string; as a JSON value it stays null", () => {
+    expect(roundTrip({ type: "TEXT_MESSAGE_START", messageId: "m", role: null })).toEqual({
+      type: "TEXT_MESSAGE_START",
+      messageId: "m",
+    });
+    expect(roundTrip({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: null })).toMatchObject({
+      delta: "",
+    });
+    expect(roundTrip({ type: "STATE_SNAPSHOT", snapshot: null })).toEqual({
+      type: "STATE_SNAPSHOT",
+      snapshot: null,
+    });
+    expect(roundTrip({ type: "CUSTOM", name: "n", value: { a: null } })).toEqual({
+      type: "CUSTOM",
+      name: "n",
+      value: { a: null },
+    });
+  });
+
+  it("a wrong JSON type is refused by the encoder, naming the field", () => {
+    expect(() => encodeEvent({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: 42 })).toThrow(
+      "TextMessageContentEvent.delta is the number 42; protobuf carries a string there",
+    );
+    expect(() => encodeEvent({ type: "STEP_STARTED", stepName: "s", timestamp: 1.5 })).toThrow(
+      "BaseEvent.timestamp is the number 1.5; protobuf carries a safe integer there",
+    );
+    expect(() =>
+      encodeEvent({
+        type: "RUN_FINISHED",
+        threadId: "t",
+        runId: "r",
+        usage: [{ inputTokens: "3" }],
+      }),
+    ).toThrow("Usage.inputTokens is a string; protobuf carries a safe integer there");
+  });
+
+  it("an unknown or retired event type has no variant: the encoder refuses it", () => {
+    for (const type of ["THINKING_START", "FUTURE_EVENT"]) {
+      expect(() => encodeEvent({ type })).toThrow(`${type} has no protobuf form`);
+    }
+  });
+
+  it("a property the .proto does not name is left out", () => {
+    expect(roundTrip({ type: "RUN_STARTED", threadId: "t", runId: "r", mood: "happy" })).toEqual({
+      type: "RUN_STARTED",
+      threadId: "t",
+      runId: "r",
+    });
+  });
+});

@@ -441,6 +441,11 @@ export function writeMessage(w: Writer, value: Obj, message: number): void {
     // A JSON null is written where the schema requires a value (Value's null); elsewhere
     // null is absence, as @ag-ui/core's omitOptionalNulls makes it before encoding.
     if (v === undefined || (v === null && kind !== RVALUE)) continue;
+    if (!fits(v, kind)) {
+      throw new TypeError(
+        `${NAMES[message]}.${name} is ${describe(v)}; protobuf carries ${EXPECTED[kind] ?? "another value"} there`,
+      );
+    }
     switch (kind) {
       case STR:
         if (v !== "") {
@@ -515,6 +520,48 @@ export function writeMessage(w: Writer, value: Obj, message: number): void {
         break;
     }
   }
+}
+
+/** What a kind holds, in words, for the `TypeError` of a value that does not fit. */
+const EXPECTED: Readonly<Record<number, string>> = {
+  [STR]: "a string",
+  [OSTR]: "a string",
+  [I32]: "an integer",
+  [OI32]: "an integer",
+  [I64]: "a safe integer",
+  [OI64]: "a safe integer",
+  [BOOL]: "a boolean",
+  [OBOOL]: "a boolean",
+  [DBL]: "a number",
+  [ODBL]: "a number",
+  [STRUCT]: "an object",
+  [LIST]: "an array",
+  [MSG]: "an object",
+  [STRS]: "an array of strings",
+  [MSGS]: "an array of objects",
+};
+
+const isObject = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether `v` is a value of `kind` (a JSON value fits `value`; the encoder checks it). */
+function fits(v: unknown, kind: number): boolean {
+  if (kind === STR || kind === OSTR) return typeof v === "string";
+  if (kind === I32 || kind === OI32) return Number.isInteger(v) && Math.abs(v as number) < 2 ** 31;
+  if (kind === I64 || kind === OI64) return Number.isSafeInteger(v);
+  if (kind === BOOL || kind === OBOOL) return typeof v === "boolean";
+  if (kind === DBL || kind === ODBL) return typeof v === "number";
+  if (kind === STRUCT || kind === MSG) return isObject(v);
+  if (kind === LIST) return Array.isArray(v);
+  if (kind === STRS) return Array.isArray(v) && v.every((x) => typeof x === "string");
+  if (kind === MSGS) return Array.isArray(v) && v.every(isObject);
+  return true;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "number") return `the number ${v}`;
+  return `a ${typeof v}`;
 }
 
 function writeValue(w: Writer, v: unknown): void {

@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import { conformingEvents } from "../../src/conform/index.ts";
 import * as main from "../../src/index.ts";
+import { protobuf } from "../../src/proto/index.ts";
 import { agUiSchema } from "../../src/schema/index.ts";
 import { runtimeCases } from "../runtime/cases.ts";
 
@@ -15,5 +16,5 @@ test("engine is Bun", () => {
   expect(typeof Bun.version).toBe("string");
 });
 
-for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base))
+for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents, protobuf }, base))
   test(name, run);

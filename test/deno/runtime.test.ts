@@ -3,6 +3,7 @@
 
 import { conformingEvents } from "../../src/conform/index.ts";
 import * as main from "../../src/index.ts";
+import { protobuf } from "../../src/proto/index.ts";
 import { agUiSchema } from "../../src/schema/index.ts";
 import { runtimeCases } from "../runtime/cases.ts";
 
@@ -15,5 +16,5 @@ Deno.test("engine is Deno", () => {
   if (typeof Deno.version.deno !== "string") throw new Error("not running in Deno");
 });
 
-for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents }, base))
+for (const { name, run } of runtimeCases({ ...main, agUiSchema, conformingEvents, protobuf }, base))
   Deno.test(name, run);

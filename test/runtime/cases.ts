@@ -9,6 +9,7 @@
 import type * as ConformLib from "../../src/conform/index.ts";
 import type * as Lib from "../../src/index.ts";
 import type { AgUiEvent, RunAgentInput } from "../../src/index.ts";
+import type * as ProtoLib from "../../src/proto/index.ts";
 import type * as SchemaLib from "../../src/schema/index.ts";
 
 /** The input every case POSTs. */
@@ -113,7 +114,8 @@ export function schemaMismatchRun(): unknown[] {
 
 /**
  * The parts of the library the runtime cases use: the main entry's, `agUiSchema` from the
- * `ag-ui-verify/schema` subpath, and `conformingEvents` from `ag-ui-verify/conform`.
+ * `ag-ui-verify/schema` subpath, `conformingEvents` from `ag-ui-verify/conform`, and
+ * `protobuf` from `ag-ui-verify/proto`.
  */
 export interface RuntimeLib {
   runAgent: typeof Lib.runAgent;
@@ -125,12 +127,18 @@ export interface RuntimeLib {
   isVerifyError: typeof Lib.isVerifyError;
   agUiSchema: typeof SchemaLib.agUiSchema;
   conformingEvents: typeof ConformLib.conformingEvents;
+  protobuf: typeof ProtoLib.protobuf;
 }
 
 /** One runtime case: `run` resolves, or throws an Error saying what went wrong. */
 export interface RuntimeCase {
   name: string;
   run: () => Promise<void>;
+}
+
+/** `verifyingFetch` with the protobuf transport, typed as the global `fetch`. */
+function verifyingFetchOf(lib: RuntimeLib, protobuf: RuntimeLib["protobuf"]): typeof fetch {
+  return lib.verifyingFetch({ protobuf }) as typeof fetch;
 }
 
 function assert(condition: unknown, message: string): asserts condition {
@@ -165,6 +173,15 @@ function sameEvents(actual: unknown[], expected: unknown[], what: string): void 
     `${what}: got ${actual.length} events, expected ${expected.length}; first difference at ` +
       `index ${i}: got ${show(JSON.stringify(actual[i]))}, expected ${show(JSON.stringify(expected[i]))}`,
   );
+}
+
+/** `value` with every object's keys sorted: protobuf decodes fields in the wire's order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedKeys(Reflect.get(value, key));
+  return out;
 }
 
 function describe(error: unknown): string {
@@ -293,6 +310,54 @@ export function runtimeCases(lib: RuntimeLib, base: string): RuntimeCase[] {
           field: "role",
           eventType: "TEXT_MESSAGE_START",
         });
+      },
+    },
+    {
+      name: "protobuf (ag-ui-verify/proto)",
+      run: async () => {
+        const read = async (stream: ReadableStream<unknown>) => {
+          const events: unknown[] = [];
+          const reader = stream.getReader();
+          try {
+            for (let r = await reader.read(); !r.done; r = await reader.read())
+              events.push(r.value);
+          } catch (error) {
+            return { events, error, failed: true };
+          }
+          return { events, error: undefined, failed: false };
+        };
+        const post = (path: string, f: typeof fetch = fetch) =>
+          f(`${base}${path}`, { method: "POST", body: "{}" });
+        const protobuf = lib.protobuf;
+        // The same run as SSE gives, frames split across network chunks.
+        const valid = await read(
+          lib.verifiedEvents(await post("/proto/valid?chunk=7"), { protobuf }),
+        );
+        assert(!valid.failed, `the protobuf run errored: ${describe(valid.error)}`);
+        sameEvents(
+          valid.events.map(sortedKeys),
+          validRun().map(sortedKeys),
+          "the protobuf run through verifiedEvents",
+        );
+        // A body cut inside a frame is a truncated run, after every whole frame.
+        const cut = await read(
+          lib.verifiedEvents(await post("/proto/cut?events=4&bytes=5"), { protobuf }),
+        );
+        assert(cut.failed, "the cut protobuf run did not error");
+        checkVerifyError(lib, cut.error, { code: "PROTO_TRUNCATED", index: 4 });
+        equal(cut.events.length, 4, "events before the cut frame");
+        // The proxy re-serves it frame for frame and appends a marked RUN_ERROR frame.
+        const proxied = verifyingFetchOf(lib, protobuf);
+        const marked = await read(
+          lib.verifiedEvents(await post("/proto/cut?events=4", proxied), { protobuf }),
+        );
+        assert(!marked.failed, `the proxied run errored: ${describe(marked.error)}`);
+        equal(marked.events.length, 5, "events through the protobuf proxy");
+        equal(
+          (marked.events[4] as { code?: unknown }).code,
+          "AG_UI_VERIFY_STREAM_ENDED_BEFORE_RUN_CLOSED",
+          "the appended RUN_ERROR's code",
+        );
       },
     },
     {

@@ -19,11 +19,12 @@ const entry = `
 import * as main from "../../dist/index.js";
 import { agUiSchema } from "../../dist/schema.js";
 import { conformingEvents } from "../../dist/conform/index.js";
+import { protobuf } from "../../dist/proto/index.js";
 import { runtimeCases } from "../runtime/cases.ts";
 
 let cases = [];
 globalThis.__setup = (base) => {
-  cases = runtimeCases({ ...main, agUiSchema, conformingEvents }, base);
+  cases = runtimeCases({ ...main, agUiSchema, conformingEvents, protobuf }, base);
   return JSON.stringify(cases.map((c) => c.name));
 };
 globalThis.__run = async (i) => {

@@ -9,21 +9,24 @@ import { type AgentServer, startAgentServer } from "../server/agent-server.ts";
 const DIST = new URL("../../dist/index.js", import.meta.url).href;
 const DIST_SCHEMA = new URL("../../dist/schema.js", import.meta.url).href;
 const DIST_CONFORM = new URL("../../dist/conform/index.js", import.meta.url).href;
+const DIST_PROTO = new URL("../../dist/proto/index.js", import.meta.url).href;
 
 let server: AgentServer;
 let lib: RuntimeLib;
 
 beforeAll(async () => {
   server = await startAgentServer();
-  const [main, schema, conform] = await Promise.all([
+  const [main, schema, conform, proto] = await Promise.all([
     import(/* @vite-ignore */ DIST),
     import(/* @vite-ignore */ DIST_SCHEMA),
     import(/* @vite-ignore */ DIST_CONFORM),
+    import(/* @vite-ignore */ DIST_PROTO),
   ]);
   lib = {
     ...main,
     agUiSchema: schema.agUiSchema,
     conformingEvents: conform.conformingEvents,
+    protobuf: proto.protobuf,
   } as RuntimeLib;
 });
 

@@ -48,11 +48,12 @@ const CASES_ENTRY = `
 import * as main from "ag-ui-verify";
 import { agUiSchema } from "ag-ui-verify/schema";
 import { conformingEvents } from "ag-ui-verify/conform";
+import { protobuf } from "ag-ui-verify/proto";
 import { runtimeCases } from "./test/runtime/cases.ts";
 export default {
   async fetch(request, env) {
     const name = new URL(request.url).searchParams.get("case");
-    const cases = runtimeCases({ ...main, agUiSchema, conformingEvents }, env.UPSTREAM).filter((c) => name === null || c.name === name);
+    const cases = runtimeCases({ ...main, agUiSchema, conformingEvents, protobuf }, env.UPSTREAM).filter((c) => name === null || c.name === name);
     const report = [];
     for (const c of cases) {
       try {
