@@ -17,6 +17,7 @@ const BENCHES = [
   ["proxy", "The proxy: verifyResponse"],
   ["schema", "The schema check: agUiSchema"],
   ["conform", "The 1.1 pipeline: conformingEvents"],
+  ["proto", "The protobuf transport: verifiedEvents with { protobuf }"],
   ["corpus", "The command on a corpus"],
   ["lint", "Linting real captures against the verifier alone"],
   ["hostile", "Hostile chunking: trickles and buffered bodies"],

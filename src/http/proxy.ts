@@ -10,6 +10,7 @@ import { SsePositionDecoder } from "../sse/positions.ts";
 import { SseReleaseDecoder } from "../sse/release.ts";
 import type { SourceOptions } from "../streams/source.ts";
 import { FAILED, FINISHED, Verifier, type VerifierOptions } from "../verify/verifier.ts";
+import { CODE_PREFIX, MESSAGE_PREFIX, UPSTREAM_ERROR, upstreamFailure } from "./marks.ts";
 
 /** Options of {@link verifyResponse}. */
 export interface VerifyResponseOptions extends VerifierOptions, SourceOptions {
@@ -119,22 +120,6 @@ const FOUND = Symbol("found");
 /** The most bytes of the `RUN_ERROR` line the proxy appends (SPEC §17.2). */
 const MAX_RUN_ERROR = 4096;
 /**
- * How the appended `RUN_ERROR` is marked as the proxy's, not the producer's (SPEC §16; 1.1:
- * "A consumer MUST NOT present one as the other"): a prefix on its code and on its message.
- */
-const CODE_PREFIX = "AG_UI_VERIFY_";
-const MESSAGE_PREFIX = "ag-ui-verify rejected the stream: ";
-const UPSTREAM_ERROR = `${CODE_PREFIX}UPSTREAM_ERROR`;
-
-/** The marks of the appended `RUN_ERROR`, for the protobuf proxy. @internal */
-export const proxyMarks = {
-  code: CODE_PREFIX,
-  message: MESSAGE_PREFIX,
-  upstreamCode: UPSTREAM_ERROR,
-  upstreamFailure: (error: unknown): string => upstreamFailure(error),
-};
-
-/**
  * The SSE message of the appended `RUN_ERROR`, at most {@link MAX_RUN_ERROR} bytes: a long
  * message (an upstream's error text, or one whose characters JSON escapes) is cut at its
  * end, with "…", so the prefix stays.
@@ -149,21 +134,6 @@ function runErrorLine(message: string, code: string): Uint8Array {
     const keep = Math.floor((text.length * (MAX_RUN_ERROR - 64)) / line.length);
     text = `${text.slice(0, Math.max(0, Math.min(keep, text.length - 2)))}…`;
   }
-}
-
-/**
- * The appended message for a network error of the upstream body: the failure in the
- * library's words, then the runtime's own text (when it can be read, and is not empty).
- */
-function upstreamFailure(error: unknown): string {
-  const words = "the agent's response body failed before the stream ended";
-  let own = "";
-  try {
-    own = String(error instanceof Error ? error.message : error);
-  } catch {
-    // An error whose message cannot be read: the library's words alone.
-  }
-  return own === "" ? words : `${words}: ${own}`;
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 
 import { ARMS, EVENT_TYPE, PATCH_OP } from "./wire.generated.ts";
-import { messageIndex, type Obj, readMessage, WireError, Writer, writeMessage } from "./wire.ts";
+import { messageIndex, type Obj, readMessage, WireError } from "./wire.ts";
+import { Writer, writeMessage } from "./writer.ts";
 
 const EVENT = messageIndex("Event");
 /** Event type → the envelope arm's field number and name. */

@@ -6,7 +6,8 @@
 
 import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
-import { proxyMarks, type VerifyResponseOptions } from "../http/proxy.ts";
+import { CODE_PREFIX, MESSAGE_PREFIX, UPSTREAM_ERROR, upstreamFailure } from "../http/marks.ts";
+import type { VerifyResponseOptions } from "../http/proxy.ts";
 import { FAILED, FINISHED, Verifier } from "../verify/verifier.ts";
 import { encodeFrame, ProtoDecoder } from "./decoder.ts";
 
@@ -15,7 +16,7 @@ const MAX_RUN_ERROR = 4096;
 
 /** The marked `RUN_ERROR` frame, its message cut with "…" to stay under the bound. */
 function runErrorFrame(message: string, code: string): Uint8Array {
-  let text = proxyMarks.message + message;
+  let text = MESSAGE_PREFIX + message;
   for (;;) {
     const frame = encodeFrame({ type: "RUN_ERROR", message: text, code });
     if (frame.length <= MAX_RUN_ERROR || text.length === 0) return frame;
@@ -77,7 +78,7 @@ export function verifiedFrames(
 
   const violation = (controller: ReadableStreamDefaultController<Uint8Array>, error: unknown) => {
     upstream?.cancel(error).catch(() => {});
-    if (isVerifyError(error)) stop(controller, error, error.message, proxyMarks.code + error.code);
+    if (isVerifyError(error)) stop(controller, error, error.message, CODE_PREFIX + error.code);
     else stop(controller, error, undefined, undefined);
   };
 
@@ -101,7 +102,7 @@ export function verifiedFrames(
               finished = true;
               controller.close();
             } else {
-              stop(controller, error, proxyMarks.upstreamFailure(error), proxyMarks.upstreamCode);
+              stop(controller, error, upstreamFailure(error), UPSTREAM_ERROR);
             }
             return;
           }
