@@ -4,22 +4,12 @@
 
 import { describe, expect, it } from "vitest";
 import { lintStream } from "../src/lint/index.ts";
-import { encodeFrame, PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
+import { PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
 import { lintText } from "../src/report/lint-text.ts";
 import { assertValidStream } from "../src/testing/index.ts";
+import { protoBody } from "./support/proto-events.ts";
 
 type Rec = Record<string, unknown>;
-
-function framesOf(events: readonly Rec[]): Uint8Array<ArrayBuffer> {
-  const parts = events.map(encodeFrame);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const RUN: Rec[] = [
   { type: "RUN_STARTED", threadId: "t", runId: "r" },
@@ -31,7 +21,7 @@ const RUN: Rec[] = [
 
 describe("lintStream on protobuf frames", () => {
   it("lints bytes that start with a frame, and a protobuf Response, given { protobuf }", async () => {
-    const bytes = framesOf(RUN);
+    const bytes = protoBody(RUN);
     const report = await lintStream(bytes, { protobuf });
     expect(report).toMatchObject({ valid: true, errors: 0, events: 5 });
     expect(report.input).toEqual({ format: "proto", bytes: bytes.length });
@@ -45,32 +35,32 @@ describe("lintStream on protobuf frames", () => {
       { type: "TOOL_CALL_END", toolCallId: "c" },
       ...RUN.slice(2),
     ];
-    const report = await lintStream(framesOf(broken), { protobuf });
+    const report = await lintStream(protoBody(broken), { protobuf });
     const error = report.findings.find((f) => f.severity === "error");
     expect(error).toMatchObject({
       code: "TOOL_CALL_NOT_OPEN",
       index: 2,
       line: 3,
-      offset: framesOf(broken.slice(0, 2)).length,
+      offset: protoBody(broken.slice(0, 2)).length,
     });
     const text = lintText({ name: "run.pb", report });
     expect(text).toContain("frame 3");
     expect(text).toContain(
-      `At frame 3, byte offset ${framesOf(broken.slice(0, 2)).length}, where the offending frame starts.`,
+      `At frame 3, byte offset ${protoBody(broken.slice(0, 2)).length}, where the offending frame starts.`,
     );
   });
 
   it("reports a body cut inside a frame, and warns of a frame it drops", async () => {
-    const bytes = framesOf(RUN);
+    const bytes = protoBody(RUN);
     const cut = await lintStream(bytes.slice(0, bytes.length - 2), { protobuf });
     expect(cut.findings).toContainEqual(
       expect.objectContaining({ code: "PROTO_TRUNCATED", index: 4, line: 5 }),
     );
     const future = Uint8Array.of(0, 0, 0, 3, 0x9a, 0x06, 0);
     const withFuture = new Uint8Array([
-      ...framesOf(RUN.slice(0, 1)),
+      ...protoBody(RUN.slice(0, 1)),
       ...future,
-      ...framesOf(RUN.slice(1)),
+      ...protoBody(RUN.slice(1)),
     ]);
     const report = await lintStream(withFuture, { protobuf });
     expect(report.valid).toBe(true);
@@ -84,10 +74,16 @@ describe("lintStream on protobuf frames", () => {
     ]);
   });
 
-  it("without { protobuf }, rejects protobuf bytes with a TypeError that says what to pass", async () => {
-    await expect(lintStream(framesOf(RUN))).rejects.toThrow(
-      /protobuf frames \(its first byte is 0\): pass \{ protobuf \} from ag-ui-verify\/proto/,
+  it("without { protobuf }, rejects a protobuf Response saying what to pass, and reads bare bytes as SSE", async () => {
+    const response = new Response(protoBody(RUN), {
+      headers: { "content-type": PROTO_MEDIA_TYPE },
+    });
+    await expect(lintStream(response)).rejects.toThrow(
+      "the input is protobuf frames: pass { protobuf } from ag-ui-verify/proto to lint it",
     );
+    const report = await lintStream(protoBody(RUN));
+    expect(report.input?.format).toBe("sse");
+    expect(report.valid).toBe(false);
   });
 
   it("rejects a value it cannot read with a TypeError naming it (a Node.js stream)", async () => {
@@ -100,12 +96,12 @@ describe("lintStream on protobuf frames", () => {
 
 describe("the test helpers on protobuf bodies", () => {
   it("pass a valid protobuf Response and fail a broken one with the report", async () => {
-    const ok = new Response(framesOf(RUN), { headers: { "content-type": PROTO_MEDIA_TYPE } });
+    const ok = new Response(protoBody(RUN), { headers: { "content-type": PROTO_MEDIA_TYPE } });
     await expect(assertValidStream(ok, { protobuf })).resolves.toMatchObject({
       valid: true,
       events: 5,
     });
-    const broken = new Response(framesOf(RUN.slice(0, 3)), {
+    const broken = new Response(protoBody(RUN.slice(0, 3)), {
       headers: { "content-type": PROTO_MEDIA_TYPE },
     });
     await expect(assertValidStream(broken, { protobuf })).rejects.toThrow(

@@ -7,6 +7,7 @@ import { decode } from "@ag-ui/proto";
 import { describe, expect, it } from "vitest";
 import { verifyingFetch, verifyResponse } from "../src/index.ts";
 import { encodeFrame, PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
+import { joinBytes, protoBody } from "./support/proto-events.ts";
 import { collect, fromChunks } from "./support/streams.ts";
 
 type Rec = Record<string, unknown>;
@@ -18,18 +19,6 @@ const RUN: Rec[] = [
   { type: "TEXT_MESSAGE_END", messageId: "m" },
   { type: "RUN_FINISHED", threadId: "t", runId: "r" },
 ];
-
-function join(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-const bytesOf = (events: readonly Rec[]) => join(events.map(encodeFrame));
 
 function upstream(chunks: readonly Uint8Array[], type = PROTO_MEDIA_TYPE): Response {
   return new Response(fromChunks(chunks), { headers: { "content-type": type } });
@@ -57,12 +46,12 @@ function framesOf(bytes: Uint8Array): Rec[] {
 
 async function served(response: Response) {
   const got = await collect(response.body ?? new ReadableStream());
-  return { bytes: join(got.values as Uint8Array[]), error: got.error };
+  return { bytes: joinBytes(got.values as Uint8Array[]), error: got.error };
 }
 
 describe("verifyResponse with { protobuf }", () => {
   it("re-serves an accepted stream's bytes exactly, whatever the chunking, with its content type byte for byte", async () => {
-    const bytes = bytesOf(RUN);
+    const bytes = protoBody(RUN);
     for (const size of [1, 2, 3, 5, 8, 13, bytes.length]) {
       const type = "application/vnd.ag-ui.event+proto; charset=binary";
       const response = verifyResponse(upstream(pieces(bytes, size), type), { protobuf });
@@ -74,7 +63,7 @@ describe("verifyResponse with { protobuf }", () => {
   });
 
   it("releases a frame only once it is whole and verified", async () => {
-    const bytes = bytesOf(RUN);
+    const bytes = protoBody(RUN);
     const first = encodeFrame(RUN[0] as Rec).length;
     let push: ((b: Uint8Array) => void) | undefined;
     const source = new ReadableStream<Uint8Array>({
@@ -100,8 +89,8 @@ describe("verifyResponse with { protobuf }", () => {
       { type: "TEXT_MESSAGE_CONTENT", messageId: "x", delta: "?" },
       ...RUN.slice(2),
     ];
-    const bytes = bytesOf(broken);
-    const before = bytesOf(broken.slice(0, 2));
+    const bytes = protoBody(broken);
+    const before = protoBody(broken.slice(0, 2));
     for (const size of [1, 7, bytes.length]) {
       const plain = await served(verifyResponse(upstream(pieces(bytes, size)), { protobuf }));
       expect([...plain.bytes]).toEqual([...before]);
@@ -128,8 +117,8 @@ describe("verifyResponse with { protobuf }", () => {
   });
 
   it("turns a body cut inside a frame, or between frames mid-run, into a failed run", async () => {
-    const bytes = bytesOf(RUN);
-    const four = bytesOf(RUN.slice(0, 4)).length;
+    const bytes = protoBody(RUN);
+    const four = protoBody(RUN.slice(0, 4)).length;
     for (const end of [four, four + 2, four + 7]) {
       const out = await served(
         verifyResponse(upstream([bytes.slice(0, end)]), { protobuf, onViolation: "run-error" }),
@@ -153,13 +142,13 @@ describe("verifyResponse with { protobuf }", () => {
       { type: "STEP_STARTED", stepName: "after" },
     ];
     const out = await served(
-      verifyResponse(upstream([bytesOf(failed)]), { protobuf, onViolation: "run-error" }),
+      verifyResponse(upstream([protoBody(failed)]), { protobuf, onViolation: "run-error" }),
     );
     expect(framesOf(out.bytes)).toEqual(failed.slice(0, 2));
   });
 
   it("returns a protobuf response untouched without { protobuf }, as any other content type", () => {
-    const response = upstream([bytesOf(RUN)]);
+    const response = upstream([protoBody(RUN)]);
     expect(verifyResponse(response)).toBe(response);
   });
 
@@ -167,7 +156,7 @@ describe("verifyResponse with { protobuf }", () => {
     const id = "x".repeat(100_000);
     const broken = [RUN[0] as Rec, { type: "TEXT_MESSAGE_END", messageId: id }];
     const out = await served(
-      verifyResponse(upstream([bytesOf(broken)]), { protobuf, onViolation: "run-error" }),
+      verifyResponse(upstream([protoBody(broken)]), { protobuf, onViolation: "run-error" }),
     );
     const all = framesOf(out.bytes);
     expect(all[1]).toMatchObject({ type: "RUN_ERROR" });
@@ -178,7 +167,7 @@ describe("verifyResponse with { protobuf }", () => {
 describe("verifyingFetch with { protobuf }", () => {
   it("verifies protobuf responses and hands others back untouched", async () => {
     const broken = [RUN[0] as Rec, { type: "TEXT_MESSAGE_END", messageId: "m" }];
-    const fetch = verifyingFetch({ protobuf, fetch: async () => upstream([bytesOf(broken)]) });
+    const fetch = verifyingFetch({ protobuf, fetch: async () => upstream([protoBody(broken)]) });
     const out = await served(await fetch("https://agent.test/run"));
     expect(framesOf(out.bytes)[1]).toMatchObject({ code: "AG_UI_VERIFY_TEXT_MESSAGE_NOT_OPEN" });
     const json = new Response("{}", { headers: { "content-type": "application/json" } });

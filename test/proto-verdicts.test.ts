@@ -10,8 +10,9 @@ import { agenticRun, chatRun, createRng, toolRun } from "../bench/runs.mjs";
 import { conformingEvents } from "../src/conform/index.ts";
 import { runAgent, VerifyError, verifiedEvents } from "../src/index.ts";
 import { decodeEvent, encodeEvent } from "../src/proto/events.ts";
-import { encodeFrame, PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
+import { PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
 import { FIXTURES, VERSIONS } from "./support/conformance.ts";
+import { protoBody } from "./support/proto-events.ts";
 import { collect } from "./support/streams.ts";
 
 type Rec = Record<string, unknown>;
@@ -40,17 +41,6 @@ function canonical(value: unknown): unknown {
 function sseResponse(events: readonly unknown[]): Response {
   const text = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
-}
-
-function protoBytes(events: readonly Rec[]): Uint8Array {
-  const frames = events.map(encodeFrame);
-  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-  let at = 0;
-  for (const f of frames) {
-    out.set(f, at);
-    at += f.length;
-  }
-  return out;
 }
 
 function protoResponse(bytes: Uint8Array, type = PROTO_MEDIA_TYPE): Response {
@@ -112,7 +102,7 @@ describe("one verdict on both wires", () => {
 
   it.each(ALL.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
     const options = s.draft ? { protocol: "draft" as const } : {};
-    const bytes = protoBytes(s.events);
+    const bytes = protoBody(s.events);
     const viaSse = await verdictOf(verifiedEvents(sseResponse(s.events), options));
     const viaProto = await verdictOf(
       verifiedEvents(protoResponse(bytes), { ...options, protobuf }),
@@ -134,13 +124,13 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
 
   it("reads the protobuf media type in any case and with parameters, given { protobuf }", async () => {
     for (const type of [PROTO_MEDIA_TYPE, "Application/Vnd.AG-UI.Event+Proto; charset=binary"]) {
-      const got = await collect(verifiedEvents(protoResponse(protoBytes(run), type), { protobuf }));
+      const got = await collect(verifiedEvents(protoResponse(protoBody(run), type), { protobuf }));
       expect(got.values).toEqual(run);
     }
   });
 
   it("without { protobuf }, a protobuf response is RESPONSE_NOT_EVENTS that says how to read it", async () => {
-    const got = await collect(verifiedEvents(protoResponse(protoBytes(run))));
+    const got = await collect(verifiedEvents(protoResponse(protoBody(run))));
     expect(got.error).toMatchObject({ code: "RESPONSE_NOT_EVENTS", index: 0 });
     expect((got.error as Error).message).toBe(
       "response at index 0: HTTP 200 with content type application/vnd.ag-ui.event+proto; expected 200 with text/event-stream (to read protobuf, pass { protobuf } from ag-ui-verify/proto). [RESPONSE_NOT_EVENTS, rule 0]",
@@ -162,9 +152,9 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
     const warnings: unknown[] = [];
     const future = Uint8Array.of(0, 0, 0, 3, 0x9a, 0x06, 0);
     const bytes = new Uint8Array([
-      ...protoBytes(run.slice(0, 1)),
+      ...protoBody(run.slice(0, 1)),
       ...future,
-      ...protoBytes(run.slice(1)),
+      ...protoBody(run.slice(1)),
     ]);
     const got = await collect(
       verifiedEvents(protoResponse(bytes), { protobuf, onWarning: (w) => warnings.push(w) }),
@@ -192,7 +182,7 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
       protobuf,
       fetch: async (request) => {
         accept = request.headers.get("accept");
-        return protoResponse(protoBytes(run));
+        return protoResponse(protoBody(run));
       },
     });
     expect((await collect(events)).values).toEqual(run);
@@ -200,13 +190,13 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
     const unverified = await runAgent("https://agent.test/run", input, {
       protobuf,
       verify: false,
-      fetch: async () => protoResponse(protoBytes(run)),
+      fetch: async () => protoResponse(protoBody(run)),
     });
     expect((await collect(unverified)).values).toEqual(run);
     // Without { protobuf }, the answer is not one runAgent reads: an HttpError.
     await expect(
       runAgent("https://agent.test/run", input, {
-        fetch: async () => protoResponse(protoBytes(run)),
+        fetch: async () => protoResponse(protoBody(run)),
       }),
     ).rejects.toMatchObject({ name: "HttpError" });
   });

@@ -13,7 +13,7 @@ import {
   ProtoDecoderStream,
   ProtoEncoderStream,
 } from "../src/proto/index.ts";
-import { PROTO_TYPES, protoEvents } from "./support/proto-events.ts";
+import { PROTO_TYPES, protoBody, protoEvents } from "./support/proto-events.ts";
 import { collect, fromChunks } from "./support/streams.ts";
 
 type Rec = Record<string, unknown>;
@@ -62,18 +62,6 @@ describe("against @ag-ui/proto 1.0.0 (SPEC §21.1: the same bytes, the same obje
   });
 });
 
-/** The frames of `events` as one body. */
-function body(events: readonly Rec[]): Uint8Array {
-  const frames = events.map(encodeFrame);
-  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
-  let at = 0;
-  for (const f of frames) {
-    out.set(f, at);
-    at += f.length;
-  }
-  return out;
-}
-
 /** `bytes` cut at `cuts` (sorted offsets). */
 function cut(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
   const out: Uint8Array[] = [];
@@ -99,7 +87,7 @@ async function decoded(chunks: readonly Uint8Array[], options = {}) {
 
 describe("ProtoDecoderStream", () => {
   it("gives the same events however the body is cut: one chunk, a byte at a time, at random", async () => {
-    const bytes = body(RUN);
+    const bytes = protoBody(RUN);
     const whole = await decoded([bytes]);
     expect(whole.values).toEqual(RUN.map((e) => decodeEvent(encodeEvent(e))));
     const bytewise = await decoded(
@@ -120,7 +108,7 @@ describe("ProtoDecoderStream", () => {
   });
 
   it("reports a body that ends inside a frame, at every byte offset of it, as PROTO_TRUNCATED after the frames before", async () => {
-    const bytes = body(RUN);
+    const bytes = protoBody(RUN);
     const last = encodeFrame(RUN[4] as Rec).length;
     const start = bytes.length - last;
     for (let end = start + 1; end < bytes.length; end++) {
@@ -144,7 +132,7 @@ describe("ProtoDecoderStream", () => {
     const stream = new ProtoDecoderStream({ maxFrameSize: 64 });
     const writer = stream.writable.getWriter();
     const reader = stream.readable.getReader();
-    void writer.write(body(RUN.slice(0, 1)));
+    void writer.write(protoBody(RUN.slice(0, 1)));
     expect((await reader.read()).value).toMatchObject({ type: "RUN_STARTED" });
     // A frame declaring 1,000 bytes: only its length is sent, and the body never ends.
     void writer.write(Uint8Array.of(0, 0, 3, 232));
@@ -152,7 +140,7 @@ describe("ProtoDecoderStream", () => {
     expect(failure).toBeInstanceOf(ProtoDecodeFailure);
     expect(failure).toMatchObject({
       code: "PROTO_FRAME_TOO_LARGE",
-      offset: body(RUN.slice(0, 1)).length,
+      offset: protoBody(RUN.slice(0, 1)).length,
     });
     expect((failure as ProtoDecodeFailure).text).toContain(
       "declares 1,000 bytes, more than maxFrameSize allows (64",
@@ -162,11 +150,11 @@ describe("ProtoDecoderStream", () => {
 
   it("reports a frame that is not an Event as PROTO_DECODE_FAILED, and reads nothing after it", async () => {
     const garbage = Uint8Array.of(0, 0, 0, 3, 0xff, 0xff, 0xff);
-    const got = await decoded([body(RUN.slice(0, 1)), garbage, body(RUN.slice(1))]);
+    const got = await decoded([protoBody(RUN.slice(0, 1)), garbage, protoBody(RUN.slice(1))]);
     expect(got.values).toHaveLength(2);
     expect(got.values[1]).toMatchObject({
       code: "PROTO_DECODE_FAILED",
-      offset: body(RUN.slice(0, 1)).length,
+      offset: protoBody(RUN.slice(0, 1)).length,
     });
   });
 
@@ -197,7 +185,7 @@ describe("ProtoDecoderStream", () => {
     const frame = new Uint8Array(beside.length + 4);
     new DataView(frame.buffer).setUint32(0, beside.length);
     frame.set(beside, 4);
-    const got = await decoded([frame, future, body(RUN.slice(1))], {
+    const got = await decoded([frame, future, protoBody(RUN.slice(1))], {
       onWarning: (w: unknown) => warnings.push(w),
     });
     expect(got.values).toEqual(RUN.map((e) => decodeEvent(encodeEvent(e))));
@@ -207,7 +195,7 @@ describe("ProtoDecoderStream", () => {
   });
 
   it("hands its failures to the verifier, which fails with the code at the frame's index", async () => {
-    const bytes = body(RUN);
+    const bytes = protoBody(RUN);
     const got = await collect(
       fromChunks([bytes.slice(0, bytes.length - 3)])
         .pipeThrough(new ProtoDecoderStream())

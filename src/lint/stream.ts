@@ -111,7 +111,7 @@ export class LintReader {
     // While the format is not told (at most SNIFF_LIMIT bytes of blank lines or a BOM), what
     // came is copied, as the caller may reuse its buffer; a chunk that tells it is not.
     const held = this.#held.length === 0 ? chunk : concat([...this.#held, chunk]);
-    const format = this.format ?? sniff(held);
+    const format = this.format ?? sniff(held, this.#protobuf !== undefined);
     if (format === undefined && held.length < SNIFF_LIMIT) {
       this.#held = [held === chunk ? chunk.slice() : held];
       return;
@@ -125,7 +125,7 @@ export class LintReader {
   finish(): LintReport {
     if (this.#decoder === undefined && this.#lines === undefined && this.#frames === undefined) {
       const held = concat(this.#held);
-      this.#start(this.format ?? sniff(held) ?? "sse");
+      this.#start(this.format ?? sniff(held, this.#protobuf !== undefined) ?? "sse");
       this.#feed(held);
     }
     let end: SsePosition | undefined;
@@ -214,7 +214,7 @@ export class LintReader {
     const protobuf = this.#protobuf;
     if (protobuf === undefined) {
       throw new TypeError(
-        "the input is protobuf frames (its first byte is 0): pass { protobuf } from ag-ui-verify/proto to lint it",
+        "the input is protobuf frames: pass { protobuf } from ag-ui-verify/proto to lint it",
       );
     }
     const frames: BodyDecoder = protobuf.decoder(
@@ -254,7 +254,8 @@ export class LintReader {
  * network) rejects the promise. With `{ protobuf }` (from `ag-ui-verify/proto`), protobuf
  * frames are linted too: a `Response` of that media type, or an input whose first byte is
  * 0; there each finding's `line` counts frames from 1 and `offset` is its frame's first
- * byte. A value of another kind (a Node.js stream) rejects with a `TypeError` naming it.
+ * byte (without it, such bytes are read as SSE). A value of another kind (a Node.js
+ * stream) rejects with a `TypeError` naming it.
  *
  * @example
  * ```ts
@@ -273,7 +274,11 @@ export async function lintStream(
     protobuf !== undefined &&
     response !== undefined &&
     isMediaType(response.headers.get("content-type"), protobuf.mediaType);
-  const reader = new LintReader(frames ? { ...options, format: "proto" } : options);
+  // A Response that says it is protobuf is read as frames: without the transport, that fails.
+  const said =
+    response !== undefined &&
+    /vnd\.ag-ui\.event\+proto/i.test(response.headers.get("content-type") ?? "");
+  const reader = new LintReader(frames || said ? { ...options, format: "proto" } : options);
   if (typeof input === "string") reader.push(utf8.encode(input));
   else if (input instanceof Uint8Array) reader.push(input);
   else {

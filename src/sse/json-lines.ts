@@ -15,13 +15,13 @@ const LF = 10;
 const CR = 13;
 
 /**
- * The format from the first bytes: protobuf frames when the first byte is 0 (a frame's
- * 4-byte length, under 16 MiB; text never starts with it); JSON Lines when the first
- * character that is not whitespace (after a BOM) is `{` or `[`; SSE otherwise. Undefined
- * while undecided.
+ * The format from the first bytes: with `proto` (a reader that can read protobuf), protobuf
+ * frames when the first byte is 0 (a frame's 4-byte length, under 16 MiB; text never starts
+ * with it); JSON Lines when the first character that is not whitespace (after a BOM) is `{`
+ * or `[`; SSE otherwise. Undefined while undecided.
  */
-export function sniff(bytes: Uint8Array): Format | undefined {
-  if (bytes[0] === 0) return "proto";
+export function sniff(bytes: Uint8Array, proto = false): Format | undefined {
+  if (proto && bytes[0] === 0) return "proto";
   let i = 0;
   while (i < 3 && i < bytes.length && bytes[i] === BOM[i]) i++;
   if (i === bytes.length && i < 3) return undefined;

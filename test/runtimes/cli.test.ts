@@ -653,7 +653,7 @@ describe("usage and I/O problems exit 2 with one line", () => {
   it.each([
     [["nope.sse"], 'cannot read "nope.sse": no such file'],
     [["--bogus", "x.sse"], 'unknown option "--bogus"'],
-    [["--format", "xml", "x.sse"], 'unknown format "xml"; expected sse or jsonl'],
+    [["--format", "xml", "x.sse"], 'unknown format "xml"; expected sse, jsonl or proto'],
     [["--format"], "--format needs a value"],
     [["--max-buffer-size", "0", "x.sse"], "--max-buffer-size must be a positive whole number"],
     [[], "no input"],

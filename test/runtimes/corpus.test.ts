@@ -552,7 +552,7 @@ describe("what cannot be read is reported and counted; the rest is checked", () 
     const reports = lines(run.stdout);
     const summary = reports.pop() as { summary: Record<string, unknown> };
     const unreadable = (name: string, problem: string) => unreadableLine(name, problem);
-    const none = "it holds no *.sse, *.jsonl, *.ndjson, *.har files";
+    const none = "it holds no *.sse, *.jsonl, *.ndjson, *.har, *.pb, *.bin files";
     expect(reports).toEqual([
       unreadable("mixed/dangling.sse", 'cannot read "mixed/dangling.sse": no such file'),
       unreadable("mixed/folder.sse", 'cannot read "mixed/folder.sse": it is a directory'),

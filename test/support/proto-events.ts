@@ -7,6 +7,7 @@
 // resume entries) are filled from the wire tables, which name their fields.
 
 import { createRng } from "../../bench/runs.mjs";
+import { encodeFrame } from "../../src/proto/index.ts";
 import { ARMS, KINDS, MESSAGES, NAMES } from "../../src/proto/wire.generated.ts";
 
 type Rec = Record<string, unknown>;
@@ -243,3 +244,18 @@ export function protoEvents(seed: number, n: number): Rec[] {
   }
   return out;
 }
+
+/** `parts` one after another, in one buffer. */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A protobuf body: the frames of `events`, one after another. */
+export const protoBody = (events: readonly Rec[]): Uint8Array<ArrayBuffer> =>
+  joinBytes(events.map(encodeFrame));
