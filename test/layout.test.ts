@@ -132,3 +132,17 @@ describe("the layout of src/", () => {
     expect(touching).toEqual([]);
   });
 });
+
+describe("deno.json", () => {
+  const deno = JSON.parse(readFileSync(new URL("../deno.json", import.meta.url), "utf8")) as {
+    exports: Record<string, string>;
+    tasks: { check: string };
+  };
+
+  // `deno doc --lint` judges an entry's public types only against what the entries linted
+  // with it export: every export is linted together (npm run check:deno, in CI).
+  it("lints the docs of every export it publishes", () => {
+    const lint = /deno doc -q --lint ([^&]+)&&/.exec(deno.tasks.check)?.[1]?.trim().split(/\s+/);
+    expect(lint?.map((f) => `./${f}`).sort()).toEqual(Object.values(deno.exports).sort());
+  });
+});

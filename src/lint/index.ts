@@ -15,6 +15,6 @@
  * ```
  * @module
  */
-export { Linter, lint } from "./linter.ts";
+export { Linter, lint, type Place } from "./linter.ts";
 export { lintStream } from "./stream.ts";
 export * from "./types.ts";

@@ -42,7 +42,9 @@ interface Entry {
 
 /** Where the event being pushed starts in its input (lintStream). */
 export interface Place {
+  /** The 1-based line where its SSE message or JSON line starts (a protobuf input: its frame). */
   readonly line: number;
+  /** The byte offset where it starts. */
   readonly offset: number;
 }
 

@@ -47,6 +47,7 @@ export type ProtoDecodeFailureCode =
  * ```
  */
 export class ProtoDecodeFailure {
+  /** Why decoding failed: a frame that is no Event, a body cut inside a frame, a frame too long. */
   readonly code: ProtoDecodeFailureCode;
   /** The byte offset of the frame's start in the body. */
   readonly offset: number;
@@ -55,6 +56,7 @@ export class ProtoDecodeFailure {
   /** What happened, in words: the verifier's message says it after "frame at index N: ". */
   readonly text: string;
 
+  /** Made by the decoder; tests and other decoders may make one too. */
   constructor(code: ProtoDecodeFailureCode, offset: number, cause: unknown, text: string) {
     this.code = code;
     this.offset = offset;
