@@ -159,7 +159,6 @@ async function bodyStart(response: Response): Promise<string> {
 export function runAgent<
   O extends RunAgentOptions & {
     readonly verify?: true | undefined;
-    readonly expandChunks?: false | undefined;
   },
 >(
   urlOrRequest: string | URL | Request,
@@ -167,8 +166,9 @@ export function runAgent<
   options?: O,
 ): Promise<EventStream<EventOf<O>>>;
 /**
- * Without verification, with chunks expanded (the expansions are new events, which no
- * schema checked), or with options whose type does not say: {@link AgUiEvent}s.
+ * Without verification, or with options whose type does not say: {@link AgUiEvent}s. (With
+ * chunks expanded the stream keeps the schema's typing: a start, content or end event made
+ * from a chunk the schema accepted has the fields its type names.)
  */
 export function runAgent(
   urlOrRequest: string | URL | Request,

@@ -377,6 +377,14 @@ describe("runAgent: options passed through", () => {
       error: undefined,
     });
     expectTypeOf(await runAgent(url, RUN_INPUT, { fetch })).toEqualTypeOf<EventStream>();
+    // Expanding chunks keeps the schema's typing (issue 27 row 7).
+    const expanded = await runAgent(url, RUN_INPUT, {
+      fetch,
+      schema: agUiSchema,
+      expandChunks: true,
+    });
+    expectTypeOf(expanded).toEqualTypeOf<EventStream<KnownAgUiEvent>>();
+    await drain(expanded);
   });
 
   const twoRuns = () => {
