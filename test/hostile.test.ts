@@ -2,6 +2,7 @@ import { memoryUsage } from "node:process";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { conformingEvents } from "../src/conform/index.ts";
 import {
   isVerifyError,
   Verifier,
@@ -9,6 +10,7 @@ import {
   VerifyError,
   verifyAll,
 } from "../src/index.ts";
+import { agUiSchema } from "../src/schema/index.ts";
 
 /** Runs `events` through verifyAll and returns the VerifyError it throws (fails if none). */
 function rejection(events: unknown[]): VerifyError {
@@ -574,6 +576,36 @@ describe("bounded messages (SPEC §10.3, §17.2)", () => {
     expect(e.message).toContain('messages[0].id is missing (the event has "ID")');
     const plain = rejection([RS, { type: "TEXT_MESSAGE_START", id: "m1" }]);
     expect(plain.message).toContain("messageId is missing; expected a string.");
+  });
+
+  it("names the near miss in SCHEMA_MISMATCH messages too (issue 27 row 11), never for a field that is there", async () => {
+    const schemaOnly = [RS, { type: "TOOL_CALL_START", toolCallId: "c", tool_call_name: "f" }];
+    const e = rejectionWith(schemaOnly, { schema: agUiSchema });
+    expect({ code: e.code, field: e.field }).toEqual({
+      code: "SCHEMA_MISMATCH",
+      field: "toolCallName",
+    });
+    expect(e.message).toContain('(expected string, got undefined; the event has "tool_call_name")');
+    // A wrong value under the right name gets no hint, though a near miss is there too.
+    const both = [
+      RS,
+      { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: 7, tool_call_name: "f" },
+    ];
+    expect(rejectionWith(both, { schema: agUiSchema }).message).not.toContain("the event has");
+    // The 1.1 pipeline's enforcement says it the same way.
+    const body = new Response(schemaOnly.map((x) => `data: ${JSON.stringify(x)}\n\n`).join(""), {
+      headers: { "content-type": "text/event-stream" },
+    });
+    const reader = conformingEvents(body).getReader();
+    const error = await (async () => {
+      try {
+        for (let r = await reader.read(); !r.done; r = await reader.read());
+      } catch (thrown) {
+        return thrown as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toContain('toolCallName is missing (the event has "tool_call_name")');
   });
 
   it("reads no near miss through a throwing Proxy", () => {

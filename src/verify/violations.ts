@@ -107,11 +107,17 @@ export function messageOf(
               ? "frame"
               : "event";
   const tail = ` [${v.code}, rule ${ruleOf(v.code)}]`;
-  const hint = v.code === "FIELD_MISSING" ? nearMiss(event, v.field) : undefined;
+  // A field left out while the event carries it in another casing (`message_id`): the fix.
+  const hint =
+    v.code === "FIELD_MISSING" || v.code === "SCHEMA_MISMATCH"
+      ? nearMiss(event, v.field)
+      : undefined;
   const text =
     hint === undefined
       ? v.text
-      : v.text.replace(" is missing;", ` is missing (the event has ${q(hint)});`);
+      : v.text
+          .replace(" is missing;", ` is missing (the event has ${q(hint)});`)
+          .replace("got undefined)", `got undefined; the event has ${q(hint)})`);
   let message = `${subject} at index ${index}: ${text}`;
   if (message.length + tail.length > MAX_MESSAGE) {
     message = `${message.slice(0, MAX_MESSAGE - tail.length - 1)}…`;
@@ -138,7 +144,8 @@ function nearMiss(event: unknown, field: string | undefined): string | undefined
       if (!isRecord(at) && !isArray(at)) return undefined;
       at = Reflect.get(at, key);
     }
-    if (!isRecord(at)) return undefined;
+    // The field is there: what is wrong is its value, not its name.
+    if (!isRecord(at) || Reflect.get(at, name) !== undefined) return undefined;
     let seen = 0;
     for (const key in at) {
       if (++seen > 1_000) break;
