@@ -136,6 +136,7 @@ describe("the layout of src/", () => {
 describe("deno.json", () => {
   const deno = JSON.parse(readFileSync(new URL("../deno.json", import.meta.url), "utf8")) as {
     exports: Record<string, string>;
+    imports: Record<string, string>;
     tasks: { check: string };
   };
 
@@ -144,5 +145,23 @@ describe("deno.json", () => {
   it("lints the docs of every export it publishes", () => {
     const lint = /deno doc -q --lint ([^&]+)&&/.exec(deno.tasks.check)?.[1]?.trim().split(/\s+/);
     expect(lint?.map((f) => `./${f}`).sort()).toEqual(Object.values(deno.exports).sort());
+  });
+
+  // Deno from JSR has no node_modules: a package src/ imports that the map does not name
+  // fails to load there (issue 27 row 5: fast-json-patch, for /lint and /testing).
+  it("maps every package the published modules import", () => {
+    const published = files.filter((f) => !f.startsWith("cli/") && f !== "testing/vitest.ts");
+    const packages = new Set<string>();
+    for (const f of published) {
+      const code = (texts.get(f) ?? "")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/^\s*\/\/.*$/gm, "");
+      for (const m of code.matchAll(/\bfrom\s+"([^".][^"]*)"/g)) {
+        const name = m[1] ?? "";
+        if (!name.startsWith("node:")) packages.add(name);
+      }
+    }
+    expect([...packages].filter((p) => deno.imports[p] === undefined)).toEqual([]);
+    expect(packages).toContain("fast-json-patch");
   });
 });
