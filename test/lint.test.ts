@@ -216,6 +216,50 @@ describe("going on after an error", () => {
   });
 });
 
+describe("an event only the schema rejects (issue 27 row 10)", () => {
+  const run = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r", parentRunId: 5 },
+    { type: "TEXT_MESSAGE_START", messageId: "m", role: "assistant" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: "hi" },
+    { type: "TEXT_MESSAGE_END", messageId: "m" },
+    { type: "STEP_STARTED", stepName: "s", timestamp: "noon" },
+    { type: "STEP_FINISHED", stepName: "s" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ];
+
+  it("keeps its ordering effects in the linter: one bad field is one finding, not a cascade", () => {
+    const report = lint(run, { schema: agUiSchema });
+    expect(report.findings.map((f) => [f.code, f.index, f.field])).toEqual([
+      ["SCHEMA_MISMATCH", 0, "parentRunId"],
+      ["SCHEMA_MISMATCH", 4, "timestamp"],
+    ]);
+  });
+
+  it("leaves the verifier's first error as it was", () => {
+    let error: unknown;
+    try {
+      verifyAll(run, { schema: agUiSchema });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: "SCHEMA_MISMATCH", index: 0, field: "parentRunId" });
+  });
+
+  it("reports the schema's finding, not the rule's, when the event breaks a rule too", () => {
+    const both = [
+      run[0],
+      { type: "TEXT_MESSAGE_END", messageId: "x", timestamp: "noon" },
+      ...run.slice(1),
+    ];
+    const report = lint(both, { schema: agUiSchema });
+    expect(report.findings.map((f) => [f.code, f.index])).toEqual([
+      ["SCHEMA_MISMATCH", 0],
+      ["SCHEMA_MISMATCH", 1],
+      ["SCHEMA_MISMATCH", 5],
+    ]);
+  });
+});
+
 describe("reporting options", () => {
   const broken = [
     RS,

@@ -30,6 +30,7 @@ import {
   isRecord,
   newRun,
   type Phase,
+  type Rec,
   RUNNING,
   type Rule,
   type Run,
@@ -244,12 +245,21 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
         if (phase !== RUNNING) checkOutsideRun(phase, t);
         else if (rule === this.#opener) throw runAlreadyStarted();
         // Step 4b, the schema, before anything changes; when it does not accept the event,
-        // it runs step 4 (rule 0's field checks) first itself.
-        if (this.#schema !== undefined) checkSchema(this.#schema, event, t, rule);
+        // it runs step 4 (rule 0's field checks) first itself. Going on (the linter), an
+        // event only the schema rejects still has its ordering effects, so that one bad
+        // field is one finding, not a cascade of "before RUN_STARTED" after it.
+        let schemaOnly: Violation | undefined;
+        if (this.#schema !== undefined) {
+          if (this.#poison) checkSchema(this.#schema, event, t, rule);
+          else schemaOnly = schemaViolation(this.#schema, event, t, rule);
+        }
         // Steps 4 to 6 in one pass: the type's field checks, rule checks and effects. The
         // run-level events return the new phase; RUN_STARTED the new run (SPEC §9.6), which
         // is kept only once every check passed.
-        const next = rule(this.#run, event);
+        const next =
+          schemaOnly === undefined
+            ? rule(this.#run, event)
+            : effectsOf(rule, this.#run, event, schemaOnly);
         if (next !== undefined) {
           if (typeof next === "number") this.#phase = next;
           else {
@@ -257,6 +267,7 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
             this.#phase = RUNNING;
           }
         }
+        if (schemaOnly !== undefined) throw schemaOnly;
       }
     } catch (x) {
       throw this.#fail(x, event, type, rule);
@@ -298,6 +309,34 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     this.#error = error;
     throw error;
   }
+}
+
+/** A rule's checks and effects on an event the schema rejected: a rule's own failure is reported as that rejection. */
+function effectsOf(rule: Rule, run: Run, event: Rec, rejected: Violation): ReturnType<Rule> {
+  try {
+    return rule(run, event);
+  } catch {
+    throw rejected;
+  }
+}
+
+/**
+ * The schema's verdict on an event as a value: its `SCHEMA_MISMATCH` violation, or
+ * undefined when it accepts it; any other failure (a field check's) is thrown.
+ */
+function schemaViolation(
+  schema: Parameters<typeof checkSchema>[0],
+  event: Rec,
+  type: string,
+  rule: Rule,
+): Violation | undefined {
+  try {
+    checkSchema(schema, event, type, rule);
+  } catch (x) {
+    if (x instanceof Violation && x.code === "SCHEMA_MISMATCH") return x;
+    throw x;
+  }
+  return undefined;
 }
 
 /**
