@@ -47,7 +47,7 @@ export default defineConfig([
       "src/verify/verifier.ts",
     ],
     // The subpaths' declarations come from their own builds below… except those of
-    // ag-ui-verify/conform, /proto, /lint, /testing and /vitest, whose modules share the library's (one
+    // ag-ui-verify/conform, /proto, /lint, /testing, /vitest and /jest, whose modules share the library's (one
     // VerifyError, one Verifier, one LintReport).
     dts: {
       entry: {
@@ -57,6 +57,7 @@ export default defineConfig([
         lint: "src/lint/index.ts",
         testing: "src/testing/index.ts",
         vitest: "src/testing/vitest.ts",
+        jest: "src/testing/jest.ts",
       },
     },
     format: ["esm", "cjs"],

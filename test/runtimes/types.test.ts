@@ -21,3 +21,7 @@ function tsc(project: string): Promise<{ code: number; output: string }> {
 it("the package's types check in a Node project without the DOM lib (ESM and CommonJS)", async () => {
   expect(await tsc("test/types-consumer")).toEqual({ code: 0, output: "" });
 });
+
+it("ag-ui-verify/jest types the matcher for @types/jest's global expect too", async () => {
+  expect(await tsc("test/types-consumer/jest-global")).toEqual({ code: 0, output: "" });
+});
