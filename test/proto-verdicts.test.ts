@@ -11,6 +11,7 @@ import { conformingEvents } from "../src/conform/index.ts";
 import { runAgent, VerifyError, verifiedEvents } from "../src/index.ts";
 import { decodeEvent, encodeEvent } from "../src/proto/events.ts";
 import { PROTO_MEDIA_TYPE, protobuf } from "../src/proto/index.ts";
+import { RUN_INPUT } from "./runtime/cases.ts";
 import { FIXTURES, VERSIONS } from "./support/conformance.ts";
 import { protoBody } from "./support/proto-events.ts";
 import { collect } from "./support/streams.ts";
@@ -169,16 +170,7 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
 
   it("runAgent asks for protobuf when it can read it, and reads the answer", async () => {
     let accept: string | null = null;
-    const input = {
-      threadId: "t",
-      runId: "r",
-      messages: [],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    };
-    const events = await runAgent("https://agent.test/run", input, {
+    const events = await runAgent("https://agent.test/run", RUN_INPUT, {
       protobuf,
       fetch: async (request) => {
         accept = request.headers.get("accept");
@@ -187,7 +179,7 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
     });
     expect((await collect(events)).values).toEqual(run);
     expect(accept).toBe(`${PROTO_MEDIA_TYPE}, text/event-stream`);
-    const unverified = await runAgent("https://agent.test/run", input, {
+    const unverified = await runAgent("https://agent.test/run", RUN_INPUT, {
       protobuf,
       verify: false,
       fetch: async () => protoResponse(protoBody(run)),
@@ -195,7 +187,7 @@ describe("a Response read by its content type (SPEC §21.3)", () => {
     expect((await collect(unverified)).values).toEqual(run);
     // Without { protobuf }, the answer is not one runAgent reads: an HttpError.
     await expect(
-      runAgent("https://agent.test/run", input, {
+      runAgent("https://agent.test/run", RUN_INPUT, {
         fetch: async () => protoResponse(protoBody(run)),
       }),
     ).rejects.toMatchObject({ name: "HttpError" });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { conformingEvents } from "../src/conform/index.ts";
 import { runAgent, VerifyError, verifiedEvents } from "../src/index.ts";
+import { RUN_INPUT } from "./runtime/cases.ts";
 import { collect } from "./support/streams.ts";
 
 const RUN =
@@ -150,16 +151,7 @@ describe("an empty body through the other doors", () => {
   });
 
   it("runAgent says the response body was empty", async () => {
-    const input = {
-      threadId: "t",
-      runId: "r",
-      messages: [],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    };
-    const events = await runAgent("https://agent.test/run", input, {
+    const events = await runAgent("https://agent.test/run", RUN_INPUT, {
       fetch: async () => response("", 200, "text/event-stream"),
     });
     const got = await collect(events);

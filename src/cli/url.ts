@@ -11,7 +11,7 @@ import { HttpError, runAgent } from "../http/client.ts";
 import { isEventStreamType } from "../http/fetch.ts";
 import { protobuf } from "../proto/index.ts";
 import { plural } from "../report/render.ts";
-import { isMediaType } from "../sse/content-type.ts";
+import { protobufFor } from "../sse/content-type.ts";
 import { lintOptions, type Options } from "./args.ts";
 import { ioMessage, messageOf, UsageError } from "./problems.ts";
 import { inputReader, type Read } from "./read.ts";
@@ -92,7 +92,7 @@ export async function lintUrl(url: string, options: Options): Promise<Read> {
     const response = await fetch(request);
     heard();
     const type = response.headers.get("content-type");
-    const proto = isMediaType(type, protobuf.mediaType);
+    const proto = protobufFor(type, protobuf) !== undefined;
     if (response.body === null || !response.ok || !(proto || isEventStreamType(type))) {
       return response;
     }

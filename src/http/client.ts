@@ -5,7 +5,7 @@
 
 import { isBranded } from "../_util/brand.ts";
 import { type AgUiEvent, isAgUiEvent, type RunAgentInput } from "../events/index.ts";
-import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
+import { isEventStreamType, protobufFor } from "../sse/content-type.ts";
 import { ChunkExpanderStream } from "../streams/chunk-expander.ts";
 import type { SourceOptions } from "../streams/source.ts";
 import { decodedStream, verifiedEvents } from "../streams/verified-events.ts";
@@ -236,8 +236,7 @@ export async function requestEvents<T>(
     );
   }
   const type = response.headers.get("content-type");
-  const events =
-    isEventStreamType(type) || (protobuf !== undefined && isMediaType(type, protobuf.mediaType));
+  const events = isEventStreamType(type) || protobufFor(type, protobuf) !== undefined;
   if (response.body !== null && !events) {
     const body = await bodyStart(response);
     throw new HttpError(

@@ -3,7 +3,7 @@
  * @module
  */
 
-import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
+import { isEventStreamType, protobufFor } from "../sse/content-type.ts";
 import { type VerifyResponseOptions, verifyResponse } from "./proxy.ts";
 
 // Also from here, where the client and the command import it.
@@ -58,8 +58,7 @@ export function verifyingFetch(options: VerifyingFetchOptions = {}): FetchFuncti
     const response = await (wrapped === undefined ? fetch(input, init) : wrapped(input, init));
     if (!response.ok || BODILESS_OK.has(response.status)) return response;
     const type = response.headers.get("content-type");
-    const protobuf = proxy.protobuf;
-    const frames = protobuf !== undefined && isMediaType(type, protobuf.mediaType);
+    const frames = protobufFor(type, proxy.protobuf) !== undefined;
     // No content type is read as SSE, as verifyResponse reads it.
     if (!frames && type !== null && !isEventStreamType(type)) return response;
     return verifyResponse(response, proxy);

@@ -5,7 +5,7 @@
 
 import { HeldBytes } from "../_util/held-bytes.ts";
 import { isVerifyError } from "../errors.ts";
-import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
+import { isEventStreamType, protobufFor } from "../sse/content-type.ts";
 import { SsePositionDecoder } from "../sse/positions.ts";
 import { SseReleaseDecoder } from "../sse/release.ts";
 import type { SourceOptions } from "../streams/source.ts";
@@ -97,9 +97,8 @@ const utf8 = new TextEncoder();
  */
 export function verifyResponse(response: Response, options: VerifyResponseOptions = {}): Response {
   const type = response.headers.get("content-type");
-  const protobuf = options.protobuf;
-  const frames = protobuf !== undefined && isMediaType(type, protobuf.mediaType);
-  if (!frames && type !== null && !isEventStreamType(type)) return response;
+  const frames = protobufFor(type, options.protobuf);
+  if (frames === undefined && type !== null && !isEventStreamType(type)) return response;
   const headers = new Headers(response.headers);
   for (const name of HOP_HEADERS) headers.delete(name);
   if (!headers.has("content-type")) headers.set("content-type", "text/event-stream");
@@ -107,7 +106,7 @@ export function verifyResponse(response: Response, options: VerifyResponseOption
   const init = { status: response.status, statusText: response.statusText, headers };
   if (BODILESS.has(response.status)) return new Response(null, init);
   const body = frames
-    ? protobuf.proxy(response.body, options)
+    ? frames.proxy(response.body, options)
     : new ReadableStream<Uint8Array>(new VerifiedBytes(response.body, options), {
         highWaterMark: 0,
       });

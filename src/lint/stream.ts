@@ -6,7 +6,7 @@
 
 import type { BodyDecoder } from "../_util/transport.ts";
 import { SseDecodeFailure } from "../errors.ts";
-import { isMediaType } from "../sse/content-type.ts";
+import { saysProtobuf } from "../sse/content-type.ts";
 import { concat, type Format, JsonLines, sniff } from "../sse/json-lines.ts";
 import { type SsePosition, SsePositionDecoder } from "../sse/positions.ts";
 import { isResponse, unreadable } from "../streams/source.ts";
@@ -269,16 +269,9 @@ export async function lintStream(
   options?: LintOptions,
 ): Promise<LintReport> {
   const response = isResponse(input) ? input : undefined;
-  const protobuf = options?.protobuf;
-  const frames =
-    protobuf !== undefined &&
-    response !== undefined &&
-    isMediaType(response.headers.get("content-type"), protobuf.mediaType);
   // A Response that says it is protobuf is read as frames: without the transport, that fails.
-  const said =
-    response !== undefined &&
-    /vnd\.ag-ui\.event\+proto/i.test(response.headers.get("content-type") ?? "");
-  const reader = new LintReader(frames || said ? { ...options, format: "proto" } : options);
+  const frames = response !== undefined && saysProtobuf(response.headers.get("content-type"));
+  const reader = new LintReader(frames ? { ...options, format: "proto" } : options);
   if (typeof input === "string") reader.push(utf8.encode(input));
   else if (input instanceof Uint8Array) reader.push(input);
   else {

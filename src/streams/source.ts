@@ -6,7 +6,7 @@
 
 import type { BodyDecoder, ProtobufSupport } from "../_util/transport.ts";
 import type { ConformWarning, VerifyError } from "../errors.ts";
-import { isEventStreamType, isMediaType } from "../sse/content-type.ts";
+import { isEventStreamType, protobufFor, saysProtobuf } from "../sse/content-type.ts";
 import { type DecoderOptions, SseDecoder } from "../sse/decoder.ts";
 import { toVerifyError, Violation } from "../verify/verifier.ts";
 
@@ -58,9 +58,9 @@ export function openSource(source: unknown, api: string, options?: SourceOptions
   }
   if (isResponse(source)) {
     const type = source.headers.get("content-type");
-    const protobuf = options?.protobuf;
     const ok = source.status >= 200 && source.status <= 299;
-    if (ok && protobuf !== undefined && isMediaType(type, protobuf.mediaType)) {
+    const protobuf = protobufFor(type, options?.protobuf);
+    if (ok && protobuf !== undefined) {
       const settings = { maxFrameSize: options?.maxFrameSize, onWarning: options?.onWarning };
       return {
         body: source.body,
@@ -72,7 +72,7 @@ export function openSource(source: unknown, api: string, options?: SourceOptions
     const failure =
       ok && (type === null || isEventStreamType(type))
         ? undefined
-        : toVerifyError(notEvents(source.status, type, protobuf), 0, undefined, undefined);
+        : toVerifyError(notEvents(source.status, type, options?.protobuf), 0, undefined, undefined);
     return { body: source.body, response: true, failure, decoder: sse };
   }
   throw unreadable(api, "a ReadableStream<Uint8Array>, a Response or null", source);
@@ -105,7 +105,7 @@ function notEvents(
   const expected =
     protobuf !== undefined
       ? `text/event-stream or ${protobuf.mediaType}`
-      : type !== null && /vnd\.ag-ui\.event\+proto/i.test(type)
+      : saysProtobuf(type)
         ? "text/event-stream (to read protobuf, pass { protobuf } from ag-ui-verify/proto)"
         : "text/event-stream";
   return new Violation(

@@ -8,7 +8,8 @@
 import { Linter } from "../lint/linter.ts";
 import type { LintOptions, LintReport } from "../lint/types.ts";
 import { InputReader, type ReaderOptions } from "../report/input-reader.ts";
-import { isMediaType } from "../sse/content-type.ts";
+import { protobufFor } from "../sse/content-type.ts";
+import { isResponse } from "../streams/source.ts";
 
 /**
  * What the test helpers read: events (an array or any iterable, an async iterable or a
@@ -53,10 +54,8 @@ export async function readInput(input: StreamInput, options: LintOptions): Promi
   if (isResponse(input)) {
     const body = input.body;
     // With { protobuf }, a response of its media type is read as frames (SPEC §21.3).
-    const protobuf = options.protobuf;
-    const frames =
-      protobuf !== undefined && isMediaType(input.headers.get("content-type"), protobuf.mediaType);
-    const read: ReaderOptions = frames ? { ...options, format: "proto" } : options;
+    const frames = protobufFor(input.headers.get("content-type"), options.protobuf);
+    const read: ReaderOptions = frames !== undefined ? { ...options, format: "proto" } : options;
     return body === null ? text(read, () => {}) : readPulled(pullStream(body), read);
   }
   // Told apart by their methods, not their classes: a stream or an Observable of another
@@ -250,18 +249,6 @@ function observe(source: Observable, push: (value: unknown) => void): Promise<vo
 function unsubscribe(subscription: unknown): void {
   if (typeof subscription === "function") subscription();
   else if (has<{ unsubscribe(): void }>(subscription, "unsubscribe")) subscription.unsubscribe();
-}
-
-function isResponse(input: unknown): input is Response {
-  if (typeof Response === "function" && input instanceof Response) return true;
-  // A Response of another realm (or a fetch polyfill's): a body, headers and a status.
-  return (
-    isObject(input) &&
-    "body" in input &&
-    isObject(input.headers) &&
-    typeof input.status === "number" &&
-    typeof input.arrayBuffer === "function"
-  );
 }
 
 const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
