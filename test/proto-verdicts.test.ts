@@ -117,6 +117,9 @@ describe("one verdict on both wires", () => {
   });
 });
 
+// 1.1 basic/transports/http-protobuf: "The response's `Content-Type` is exactly
+// `application/vnd.ag-ui.event+proto`; the consumer selects its parser by this header", and
+// "a client MUST always be prepared to receive SSE".
 describe("a Response read by its content type (SPEC §21.3)", () => {
   const run: Rec[] = [
     { type: "RUN_STARTED", threadId: "t", runId: "r" },

@@ -90,6 +90,8 @@ async function decoded(chunks: readonly Uint8Array[], options = {}) {
 }
 
 describe("ProtoDecoderStream", () => {
+  // 1.1 basic/transports/http-protobuf: "A consumer MUST tolerate frames split across
+  // transport chunks and multiple frames within one chunk."
   it("gives the same events however the body is cut: one chunk, a byte at a time, at random", async () => {
     const bytes = protoBody(RUN);
     const whole = await decoded([bytes]);
@@ -111,6 +113,7 @@ describe("ProtoDecoderStream", () => {
     }
   });
 
+  // 1.1: "A body that ends mid-frame is a truncated run."
   it("reports a body that ends inside a frame, at every byte offset of it, as PROTO_TRUNCATED after the frames before", async () => {
     const bytes = protoBody(RUN);
     const last = encodeFrame(RUN[4] as Rec).length;
@@ -152,6 +155,8 @@ describe("ProtoDecoderStream", () => {
     expect(() => new ProtoDecoderStream({ maxFrameSize: 3 })).toThrow(TypeError);
   });
 
+  // 1.1: "A frame whose bytes do not decode as a message is malformed transport material
+  // and fatal to the stream."
   it("reports a frame that is not an Event as PROTO_DECODE_FAILED, and reads nothing after it", async () => {
     const garbage = Uint8Array.of(0, 0, 0, 3, 0xff, 0xff, 0xff);
     const got = await decoded([protoBody(RUN.slice(0, 1)), garbage, protoBody(RUN.slice(1))]);
@@ -180,6 +185,9 @@ describe("ProtoDecoderStream", () => {
     }
   });
 
+  // 1.1: "An *event* whose envelope arm this build predates carries no type string to hand
+  // onward, so the binding drops the frame with a warning"; "A *field* this build's wire
+  // schema predates is skipped by protobuf decoding itself, silently".
   it("drops a frame that sets only an Event variant it does not know, with a warning, and ignores an unknown field beside a known one", async () => {
     const warnings: unknown[] = [];
     // Field 99, length-delimited, holding a well-formed message (field 1 = "x").

@@ -220,7 +220,9 @@ export class ProtoDecoder {
       return;
     }
     if (event instanceof UnknownArm) {
-      // 1.1: such a frame "MUST be dropped, with a warning, rather than failing the run".
+      // 1.1 (basic/transports/http-protobuf): "An *event* whose envelope arm this build
+      // predates carries no type string to hand onward, so the binding drops the frame with
+      // a warning".
       this.#onWarning?.({
         code: "UNKNOWN_EVENT_DROPPED",
         message: `frame at index ${this.#index}: the frame at byte offset ${count(this.#frameStart)} carries an event this consumer does not know (no Event variant of its .proto files), so it is dropped (1.1 basic/transports/http-protobuf). [UNKNOWN_EVENT_DROPPED, warning]`,
