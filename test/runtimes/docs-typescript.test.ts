@@ -14,11 +14,11 @@
 // is deliberately not standalone TypeScript (a signature excerpt, say) is fenced as
 // ```ts fragment: it is still highlighted as TypeScript, and this test leaves it alone.
 
-import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fencedBlocks, isStandaloneTypeScript, markdownFiles } from "../support/doc-blocks.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -63,43 +63,18 @@ interface Block {
   readonly fileName: string;
 }
 
-function markdownFiles(): string[] {
-  const inDocs = readdirSync(path.join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`);
-  const inExamples = readdirSync(path.join(ROOT, "examples"), { recursive: true })
-    .map(String)
-    .filter((f) => path.basename(f) === "README.md")
-    .map((f) => `examples/${f.split(path.sep).join("/")}`);
-  return ["README.md", ...inDocs.sort(), ...inExamples.sort()];
-}
-
 /** The TypeScript blocks of one Markdown file; other fences are skipped whole. */
-function blocksOf(file: string): Block[] {
-  const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^\s*(`{3,}|~{3,})\s*([^\s`]*)(.*)$/.exec(lines[i] ?? "");
-    if (open === null) continue;
-    const [, fence = "```", lang = "", rest = ""] = open;
-    let end = i + 1;
-    while (end < lines.length && !(lines[end] ?? "").trim().startsWith(fence)) end++;
-    const typescript = lang === "ts" || lang === "typescript";
-    if (typescript && rest.trim() !== "fragment") {
-      const where = `${file}:${i + 1}`;
-      blocks.push({
-        where,
-        firstLine: i + 2,
-        code: lines.slice(i + 1, end).join("\n"),
-        fileName: path.join(ROOT, "__doc_blocks__", `${where.replace(/[^\w]/g, "_")}.ts`),
-      });
-    }
-    i = end;
-  }
-  return blocks;
-}
+const blocksOf = (file: string): Block[] =>
+  fencedBlocks(ROOT, file)
+    .filter(isStandaloneTypeScript)
+    .map(({ where, firstLine, code }) => ({
+      where,
+      firstLine,
+      code,
+      fileName: path.join(ROOT, "__doc_blocks__", `${where.replace(/[^\w]/g, "_")}.ts`),
+    }));
 
-const blocks = markdownFiles().flatMap(blocksOf);
+const blocks = markdownFiles(ROOT).flatMap(blocksOf);
 const preludeFile = path.join(ROOT, "__doc_blocks__", "prelude.d.ts");
 const virtual = new Map<string, string>([
   [preludeFile, PRELUDE],
