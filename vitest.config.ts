@@ -6,6 +6,11 @@ import { defineConfig } from "vitest/config";
 // Deno, Bun, workerd and headless Chromium.
 export default defineConfig({
   test: {
+    // Vitest's 5 s default assumes an idle machine; CI runs the suite beside a busy loop per
+    // core (.ci/run), where a test that takes 1 s alone can take 8. A hung test still fails,
+    // at 30 s; the runtime tests, which start engines and servers, get 60 s.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       { extends: true, test: { name: "node", environment: "node", include: ["test/*.test.ts"] } },
       {

@@ -6,4 +6,6 @@ export default {
   testMatch: ["<rootDir>/test/jest/*.test.mjs"],
   testEnvironment: "node",
   transform: {},
+  // As in vitest.config.ts: CI runs the suite beside a CPU load, where 5 s is too little.
+  testTimeout: 30_000,
 };
