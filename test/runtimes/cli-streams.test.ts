@@ -153,7 +153,9 @@ describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits
     expect(r.hung).toBe(false);
     expect(r.signal).toBe(null);
     expect(r.code).toBe(130);
-    expect(took).toBeLessThan(5000);
+    // Prompt: it does not wait for the input to end (which never comes); the bound is loose
+    // because CI runs the suite beside a CPU load.
+    expect(took).toBeLessThan(15_000);
     // The stream comes first, so nothing after it was handed on.
     expect(r.stdout).toContain("Checked 0 inputs");
     expect(r.stdout).toContain("interrupted after 0 of 301 inputs");
@@ -182,7 +184,9 @@ describe.runIf(POSIX)("Ctrl-C stops the work, prints what was checked, and exits
     await handle?.close();
     expect(r.hung).toBe(false);
     expect(r.code).toBe(130);
-    expect(took).toBeLessThan(5000);
+    // Prompt: it does not wait for the input to end (which never comes); the bound is loose
+    // because CI runs the suite beside a CPU load.
+    expect(took).toBeLessThan(15_000);
     const lines = r.stdout
       .trim()
       .split("\n")

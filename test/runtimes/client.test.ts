@@ -102,6 +102,13 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * How long a test waits for what happens at once on an idle machine (a request arriving, a
+ * rejection, a close): generous, since CI runs the suite beside a CPU load; a hang still
+ * fails, just later.
+ */
+const SETTLE_MS = 20_000;
+
 /** Resolves once `condition()` holds, checking every few ms, for at most `ms`. */
 async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
@@ -270,10 +277,12 @@ describe("runAgent: abort", () => {
     const pending = runAgent(`${server.url}/run/valid?wait=3000`, RUN_INPUT, {
       signal: controller.signal,
     });
-    await until(() => server.requests.length > at, 5000, "the request to arrive");
+    await until(() => server.requests.length > at, SETTLE_MS, "the request to arrive");
     controller.abort(reason);
-    expect(await within(rejection(pending), 5000, "runAgent to reject")).toBe(reason);
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(rejection(pending), SETTLE_MS, "runAgent to reject")).toBe(reason);
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
   });
 
   it("an already-aborted signal rejects with the reason", async () => {
@@ -298,8 +307,10 @@ describe("runAgent: abort", () => {
     // The fourth event never comes: the read waits on the network when the abort lands.
     const next = reader.read();
     setTimeout(() => controller.abort(reason), 30);
-    expect(await within(rejection(next), 5000, "the read to reject")).toBe(reason);
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(rejection(next), SETTLE_MS, "the read to reject")).toBe(reason);
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
     // The stream stays errored with the reason.
     expect(await rejection(reader.read())).toBe(reason);
   });
@@ -313,10 +324,12 @@ describe("runAgent: abort", () => {
     const reader = stream.getReader();
     expect((await reader.read()).value).toEqual(validRun()[0]);
     controller.abort();
-    const error = await within(rejection(reader.read()), 5000, "the read to reject");
+    const error = await within(rejection(reader.read()), SETTLE_MS, "the read to reject");
     expect(error).toBe(controller.signal.reason);
     expect((error as Error).name).toBe("AbortError");
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
   });
 
   it("a Request's own signal aborts the stream too, with its reason", async () => {
@@ -328,8 +341,10 @@ describe("runAgent: abort", () => {
     expect((await reader.read()).value).toEqual(validRun()[0]);
     const next = reader.read();
     setTimeout(() => controller.abort(reason), 30);
-    expect(await within(rejection(next), 5000, "the read to reject")).toBe(reason);
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(rejection(next), SETTLE_MS, "the read to reject")).toBe(reason);
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
   });
 
   it("an abort after the stream ended changes nothing", async () => {
@@ -673,7 +688,9 @@ describe("runAgent: the stream", () => {
       if (seen.length === 2) break;
     }
     expect(seen).toEqual(validRun().slice(0, 2));
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
   });
 
   describe("where ReadableStream lacks async iteration", () => {
@@ -740,7 +757,7 @@ describe("runAgent: the stream", () => {
           if (seen.length === 2) break;
         }
         expect(seen).toEqual(validRun().slice(0, 2));
-        expect(await within(server.closed(at), 5000, "the server to see the close")).toBe(
+        expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
           "aborted",
         );
       });
@@ -770,7 +787,7 @@ describe("runAgent: the stream", () => {
           expect(event.type).toBe("RUN_STARTED");
           break;
         }
-        expect(await within(server.closed(at), 5000, "the server to see the close")).toBe(
+        expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
           "aborted",
         );
       });
@@ -850,7 +867,9 @@ describe("verifyResponse over the network", () => {
     const { text, error } = await drainText(verifyResponse(upstream).body);
     expect(parseSse(text)).toEqual(validRun().slice(0, VIOLATION_PREFIX));
     expect(isVerifyError(error) && error.code).toBe("TEXT_MESSAGE_NOT_OPEN");
-    expect(await within(server.closed(at), 5000, "the server to see the close")).toBe("aborted");
+    expect(await within(server.closed(at), SETTLE_MS, "the server to see the close")).toBe(
+      "aborted",
+    );
   });
 
   it("proxies an agent-server run end to end through runAgent", async () => {
