@@ -18,25 +18,33 @@ import { invalidLine } from "../report/lint-text.ts";
 import { plural } from "../report/render.ts";
 import { escapeControls } from "../report/safe.ts";
 import { Summary } from "../report/summary.ts";
-import { HELP, lintOptions, type Options, parseOptions } from "./args.ts";
+import { lintOptions, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
+import { help, helpAll } from "./help.ts";
 import { expand, forWorker } from "./inputs.ts";
-import { Output, reportWriter } from "./output.ts";
+import { Output, reportWriter, type WriterOptions } from "./output.ts";
 import { messageOf, UsageError } from "./problems.ts";
 import { lintFile, lintSource, openStream } from "./read.ts";
+import { type RulesPage, rulesPage } from "./rules-page.ts";
 import { lintUrl } from "./url.ts";
 
-function version(): string {
+/** The package's package.json, next to dist/ (undefined when it cannot be read). */
+function manifest(): unknown {
   try {
-    const pkg: unknown = JSON.parse(
-      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
-    );
-    const v = typeof pkg === "object" && pkg !== null ? Reflect.get(pkg, "version") : undefined;
-    return typeof v === "string" ? v : "unknown";
+    return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   } catch {
-    return "unknown";
+    return undefined;
   }
 }
+
+/** A string field of package.json. */
+function field(name: string): string | undefined {
+  const pkg = manifest();
+  const value = typeof pkg === "object" && pkg !== null ? Reflect.get(pkg, name) : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+const version = (): string => field("version") ?? "unknown";
 
 function useColor(options: Options, out: Output): boolean {
   const { NO_COLOR, FORCE_COLOR } = process.env;
@@ -45,7 +53,22 @@ function useColor(options: Options, out: Output): boolean {
   return out.terminal;
 }
 
-const tool = (): ToolInfo => ({ name: "ag-ui-verify", version: version() });
+/** The tool as the reports name it: version, home page, where the rule pages are. */
+function tool(rules: RulesPage): ToolInfo {
+  const home = field("homepage");
+  return {
+    name: "ag-ui-verify",
+    version: version(),
+    ...(rules.url === undefined ? {} : { rulesUrl: rules.url }),
+    ...(home === undefined ? {} : { informationUri: home }),
+  };
+}
+
+/** How the report is written, for `options` (`single`: one input's full report). */
+function writerOptions(options: Options, out: Output, single: boolean): WriterOptions {
+  const rules = rulesPage(options.rulesUrl, process.cwd());
+  return { tool: tool(rules), rulesPage: rules.text, single, color: useColor(options, out) };
+}
 
 const say = (text: string): void => {
   process.stdout.write(text);
@@ -142,7 +165,7 @@ async function corpus(options: Options, out: Output): Promise<number> {
   const workers = [...early.slice(0, files), ...startWorkers(files - early.length)];
   for (const idle of early.slice(files)) void idle.terminate();
   const summary = new Summary();
-  const writer = reportWriter(options.reporter, out, tool(), false, useColor(options, out));
+  const writer = reportWriter(options.reporter, out, writerOptions(options, out, false));
   const progress = new Progress(items.length, process.stderr.isTTY === true);
   const stop = new AbortController();
   const interrupt = () => stop.abort();
@@ -208,13 +231,14 @@ async function one(options: Options): Promise<LintedInput> {
 async function main(args: readonly string[]): Promise<number> {
   let options: Options;
   try {
-    options = parseOptions(args);
+    options = parseOptions(args, rulesPage(undefined, process.cwd()).text);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return usageFailure(`${error.message} (see --help)`, args.includes("--json"));
   }
-  if (options.help) {
-    say(HELP);
+  if (options.help !== undefined) {
+    const page = rulesPage(options.rulesUrl, process.cwd()).text;
+    say(options.help === "all" ? helpAll(page) : help(page));
     return 0;
   }
   if (options.version) {
@@ -236,7 +260,7 @@ async function main(args: readonly string[]): Promise<number> {
   const input = await one(options);
   const summary = new Summary();
   summary.add({ inputs: [input], skipped: 0 });
-  const writer = reportWriter(options.reporter, out, tool(), true, useColor(options, out));
+  const writer = reportWriter(options.reporter, out, writerOptions(options, out, true));
   writer.input(input);
   writer.end(summary, performance.now() - start);
   out.close();

@@ -73,16 +73,22 @@ export interface ReportWriter {
   end(summary: Summary, durationMs: number): void;
 }
 
-/**
- * The writer of `reporter`. `single`: one input, whose text report is the full one (several
- * inputs get the summary); `color`: ANSI colours in the text.
- */
+/** What a report is written with, besides its format. */
+export interface WriterOptions {
+  readonly tool: ToolInfo;
+  /** Where the text report says the rule pages are (`<page>#<code>`). */
+  readonly rulesPage: string;
+  /** One input, whose text report is the full one (several inputs get the summary). */
+  readonly single: boolean;
+  /** ANSI colours in the text. */
+  readonly color: boolean;
+}
+
+/** The writer of `reporter`. */
 export function reportWriter(
   reporter: Reporter,
   out: Output,
-  tool: ToolInfo,
-  single: boolean,
-  color: boolean,
+  { tool, rulesPage, single, color }: WriterOptions,
 ): ReportWriter {
   const all: LintedInput[] = [];
   switch (reporter) {
@@ -94,7 +100,7 @@ export function reportWriter(
     case "github":
       return {
         input: (input) => out.write(github([input])),
-        end: (summary, ms) => out.write(summary.text(styleOf(false), ms)),
+        end: (summary, ms) => out.write(summary.text(styleOf(false), ms, rulesPage)),
       };
     case "junit":
     case "sarif":
@@ -106,11 +112,11 @@ export function reportWriter(
       return {
         input: (input) => {
           if (single && input.report !== undefined) {
-            out.write(lintText({ ...input, report: input.report }, styleOf(color)));
+            out.write(lintText({ ...input, report: input.report }, styleOf(color), rulesPage));
           }
         },
         end: (summary, ms) => {
-          if (!single) out.write(summary.text(styleOf(color), ms));
+          if (!single) out.write(summary.text(styleOf(color), ms, rulesPage));
         },
       };
   }

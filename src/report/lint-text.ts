@@ -15,11 +15,16 @@ import { clip, escapeControls, previewLine, shown } from "./safe.ts";
 /** One input to show: a {@link LintedInput} that was read. */
 export type TextInput = LintedInput & { readonly report: LintReport };
 
-/** Where a code's rule page is, from the working directory of the repository or package. */
+/**
+ * Where the rule pages are, as the text report names them by default: from the root of the
+ * repository or of the installed package. The command passes where they really are (the
+ * packaged page, relative to the working directory, or `--rules-url`).
+ */
 export const RULES_PAGE = "docs/rules.md";
 
-/** `docs/rules.md#<code in lower case>`. */
-export const ruleAnchor = (code: string): string => `${RULES_PAGE}#${code.toLowerCase()}`;
+/** `<page>#<code in lower case>`: `docs/rules.md#text_message_not_open` by default. */
+export const ruleAnchor = (code: string, page: string = RULES_PAGE): string =>
+  `${page}#${code.toLowerCase()}`;
 
 /** The longest input name shown (a HAR entry's name holds its URL). */
 const NAME_MAX = 1000;
@@ -63,11 +68,11 @@ const times = (f: Finding): string =>
   f.count > 1 ? ` (${plural(f.count, "event")}, #${f.index} to #${f.lastIndex})` : "";
 
 /** One finding's line: its mark, line, message, how many, and its rule page. */
-function findingLine(f: Finding, input: TextInput, s: Style): string {
+function findingLine(f: Finding, input: TextInput, s: Style, page: string): string {
   const mark = f.severity === "error" ? s.red("✘") : s.yellow("!");
   const unit = input.report.input?.format === "proto" ? "frame" : "line";
   const where = f.line === undefined ? "" : s.dim(`${unit} ${count(f.line)}  `);
-  return `  ${mark} ${where}${messageOf(f, input)}${times(f)}  ${s.dim(ruleAnchor(f.code))}`;
+  return `  ${mark} ${where}${messageOf(f, input)}${times(f)}  ${s.dim(shown(ruleAnchor(f.code, page), NAME_MAX))}`;
 }
 
 /** The first error's context: the rule in words, where, the events before it. */
@@ -114,9 +119,14 @@ function contextLines(f: Finding, input: TextInput, s: Style): string[] {
 
 /**
  * The text report of one input, as the command prints it (colours from `s`; without one,
- * none). Every piece of input text is escaped for a terminal.
+ * none). Every piece of input text is escaped for a terminal. `rulesPage` is where the rule
+ * pages are (default {@link RULES_PAGE}): each finding ends with `<rulesPage>#<code>`.
  */
-export function lintText(input: TextInput, s: Style = style(false)): string {
+export function lintText(
+  input: TextInput,
+  s: Style = style(false),
+  rulesPage: string = RULES_PAGE,
+): string {
   const { report } = input;
   const what = `${shown(displayName(input), NAME_MAX)} ${s.dim(`(${formatName(input)})`)}`;
   const verdict = report.valid ? s.green(s.bold("✔ valid")) : s.red(s.bold("✘ invalid"));
@@ -133,7 +143,7 @@ export function lintText(input: TextInput, s: Style = style(false)): string {
       lines.push("", s.bold(head));
       heading = head;
     }
-    lines.push(findingLine(f, input, s));
+    lines.push(findingLine(f, input, s, rulesPage));
     if (f === firstError) lines.push(...contextLines(f, input, s), "");
   }
   const hidden = findings.length - Math.min(findings.length, FINDINGS_MAX) + report.omitted;

@@ -13,7 +13,7 @@ import {
   type Totals,
   TotalsCounter,
 } from "./formats-shared.ts";
-import { displayName } from "./lint-text.ts";
+import { displayName, RULES_PAGE, ruleAnchor } from "./lint-text.ts";
 import { summaryObject } from "./ndjson.ts";
 import {
   count,
@@ -177,7 +177,11 @@ export class Summary {
     });
   }
 
-  text(s: Style, durationMs: number): string {
+  /**
+   * The summary as text (colours from `s`); each code names its rule page, `rulesPage`
+   * (default {@link RULES_PAGE}) and the code's anchor.
+   */
+  text(s: Style, durationMs: number, rulesPage: string = RULES_PAGE): string {
     const lines = [
       s.bold(`Checked ${plural(this.inputs, "input")}`),
       `  ${s.green("✔")} ${count(this.valid)} valid${this.warned > 0 ? `, ${count(this.warned)} of them with warnings` : ""}`,
@@ -202,9 +206,10 @@ export class Summary {
       const name = shown(group.code, 100);
       const findings =
         group.findings > group.inputs ? `, ${plural(group.findings, "finding")}` : "";
+      const page = s.dim(shown(ruleAnchor(group.code, rulesPage), NAME_MAX));
       lines.push(
         "",
-        `${error ? s.red(name) : s.yellow(name)}  ${plural(group.inputs, "input")}${findings}${error ? "" : s.dim(" (warning)")}`,
+        `${error ? s.red(name) : s.yellow(name)}  ${plural(group.inputs, "input")}${findings}${error ? "" : s.dim(" (warning)")}  ${page}`,
         group.rule === null
           ? wrap("  ", describeCode(group.code))
           : ruleLines(group.code, group.rule, s),

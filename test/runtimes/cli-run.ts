@@ -11,16 +11,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the command in `cwd`; `env` is added to an environment without colour settings. */
+/**
+ * Runs the command (`cli`, default {@link CLI}) in `cwd`; `env` is added to an environment
+ * without colour settings.
+ */
 export function runCli(
   args: readonly string[],
-  options: { cwd: string; stdin?: string | Uint8Array; env?: Record<string, string> },
+  options: { cwd: string; stdin?: string | Uint8Array; env?: Record<string, string>; cli?: string },
 ): Promise<CliRun> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   if (options.env?.NO_COLOR === undefined) delete env.NO_COLOR;
   if (options.env?.FORCE_COLOR === undefined) delete env.FORCE_COLOR;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], { cwd: options.cwd, env });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => {

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputReader, type ReaderOptions } from "../../src/report/input-reader.ts";
 import { RUN_INPUT, VIOLATION_PREFIX, validRun, violationRun } from "../runtime/cases.ts";
@@ -16,6 +16,8 @@ import { FINDING_KEYS, INPUT_KEYS, SUMMARY_KEYS, unreadableLine } from "../suppo
 import { runCli } from "./cli-run.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
+/** The rule pages, as the command names them from its temporary working directory. */
+const RULES = pathToFileURL(join(REPO, "docs/rules.md")).href;
 
 /** Runs the command in the temporary directory. */
 function cli(
@@ -275,7 +277,7 @@ describe("a capture that breaks a rule", () => {
       true,
     );
     expect(stdout).toContain(
-      `  ✘ line ${line}  TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]  docs/rules.md#text_message_not_open\n`,
+      `  ✘ line ${line}  TEXT_MESSAGE_CONTENT at index ${VIOLATION_PREFIX}: text message "m1" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3]  ${RULES}#text_message_not_open\n`,
     );
     expect(stdout).toMatch(/ {6}Rule 3: A text message opens with TEXT_MESSAGE_START/);
     expect(stdout).toContain(
@@ -332,7 +334,7 @@ describe("a capture that breaks a rule", () => {
     const { code, stdout } = await cli([file]);
     expect(code).toBe(1);
     expect(stdout).toContain('line 43  SSE message at index 21: data "[DONE]" is not JSON');
-    expect(stdout).toContain("[INVALID_JSON, rule 0]  docs/rules.md#invalid_json");
+    expect(stdout).toContain(`[INVALID_JSON, rule 0]  ${RULES}#invalid_json`);
     expect(stdout).toContain(
       `At line 43, byte offset ${blockStart(events, 21).offset}, where the offending SSE message starts.`,
     );
@@ -911,8 +913,8 @@ describe("colour, help and version", () => {
     expect(coloured.replace(/\u001b\[\d+m/g, "")).toBe(plain);
   });
 
-  it("explains itself with --help", async () => {
-    const { code, stdout } = await cli(["--help"]);
+  it("explains itself with --help-all", async () => {
+    const { code, stdout } = await cli(["--help-all"]);
     expect(code).toBe(0);
     for (const text of [
       "Usage:",
@@ -938,18 +940,19 @@ describe("colour, help and version", () => {
       "--fail-on <level>",
       "--json",
       "--no-color",
+      "--rules-url <url>",
+      "--help-all",
       "Exit status:",
       "13. Every started subagent",
-      "docs/rules.md",
+      RULES,
       "TOOL_CALL_ARGS_NOT_JSON",
     ]) {
       expect(stdout).toContain(text);
     }
-    expect((await cli(["-h"])).stdout).toBe(stdout);
   });
 
-  it("--help: what --strict adds is a paragraph of its own, after rule 13", async () => {
-    const { stdout } = await cli(["--help"]);
+  it("--help-all: what --strict adds is a paragraph of its own, after rule 13", async () => {
+    const { stdout } = await cli(["--help-all"]);
     expect(stdout).toContain(
       "  13. Every started subagent finishes (or errors) before RUN_FINISHED.\n\nWith --strict, every event also matches the AG-UI event schema",
     );
@@ -957,7 +960,7 @@ describe("colour, help and version", () => {
     expect(stdout).not.toMatch(/\n {2,}With --strict, every event also matches/);
     const paragraph = stdout.slice(stdout.indexOf("\nWith --strict, every event"));
     expect(paragraph.split("\n\n")[0]).toMatch(/allowed\s+value\.$/);
-    expect(stdout).toMatch(/docs\/rules\.md \(docs\/rules\.md#<code in lower case>\)/);
+    expect(stdout).toContain(`${RULES} (${RULES}#<code in lower case>)`);
   });
 
   it("prints its version", async () => {
@@ -992,18 +995,18 @@ describe("lint: every finding, reporters, --fail-on, --severity, --output", () =
     const order = [
       "\nErrors\n",
       // A merged finding: the line of its first event, and how many events gave it.
-      `  ✘ line ${at(1).line}  TEXT_MESSAGE_CONTENT at index 1: text message "x" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3] (3 events, #1 to #6)  docs/rules.md#text_message_not_open\n`,
+      `  ✘ line ${at(1).line}  TEXT_MESSAGE_CONTENT at index 1: text message "x" is not open; expected its start first. [TEXT_MESSAGE_NOT_OPEN, rule 3] (3 events, #1 to #6)  ${RULES}#text_message_not_open\n`,
       "      Rule 3: A text message opens",
       `      At line ${at(1).line}, byte offset ${at(1).offset}, where the offending SSE message starts.\n`,
       "      The 1 event before it:\n",
       `        #0  RUN_STARTED {"threadId":"${T}","runId":"${R}"}\n`,
       `  ✘ line ${at(7).line}  STEP_FINISHED at index 7: step "nope" is not open`,
-      "[STEP_NOT_STARTED, rule 6]  docs/rules.md#step_not_started\n",
+      `[STEP_NOT_STARTED, rule 6]  ${RULES}#step_not_started\n`,
       "\nWarnings\n",
       `  ! line ${at(4).line}  TOOL_CALL_END at index 4: the arguments of tool call "c1"`,
-      "[TOOL_CALL_ARGS_NOT_JSON, warning]  docs/rules.md#tool_call_args_not_json\n",
+      `[TOOL_CALL_ARGS_NOT_JSON, warning]  ${RULES}#tool_call_args_not_json\n`,
       `  ! line ${at(8).line}  RUN_FINISHED at index 8: runId "another-run" differs from "${R}"`,
-      "[RUN_ID_MISMATCH, warning]  docs/rules.md#run_id_mismatch\n",
+      `[RUN_ID_MISMATCH, warning]  ${RULES}#run_id_mismatch\n`,
       `  Read ${utf8.encode(sse(MIXED)).length} bytes, ${MIXED.length} events.\n`,
     ];
     let from = 0;
@@ -1096,9 +1099,14 @@ describe("lint: every finding, reporters, --fail-on, --severity, --output", () =
     expect(stdout).toContain(
       "Checked 5 inputs\n  ✔ 3 valid, 1 of them with warnings\n  ✘ 2 invalid\n  2 HAR entries skipped: not text/event-stream\n",
     );
-    const owner = stdout.indexOf("\nOWNER_MISMATCH  1 input\n");
-    const text = stdout.indexOf("\nTEXT_MESSAGE_NOT_OPEN  1 input\n");
-    const warned = stdout.indexOf("\nTOOL_CALL_ARGS_NOT_JSON  1 input (warning)\n");
+    // Each code with its rule page.
+    const owner = stdout.indexOf(`\nOWNER_MISMATCH  1 input  ${RULES}#owner_mismatch\n`);
+    const text = stdout.indexOf(
+      `\nTEXT_MESSAGE_NOT_OPEN  1 input  ${RULES}#text_message_not_open\n`,
+    );
+    const warned = stdout.indexOf(
+      `\nTOOL_CALL_ARGS_NOT_JSON  1 input (warning)  ${RULES}#tool_call_args_not_json\n`,
+    );
     expect(owner).toBeGreaterThan(-1);
     expect(text).toBeGreaterThan(owner);
     expect(warned).toBeGreaterThan(text);
