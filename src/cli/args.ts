@@ -1,6 +1,6 @@
 /**
- * The command line: flags parsed by `node:util` `parseArgs` (strict) and checked. The help
- * is in help.ts.
+ * The command line: flags parsed by `node:util` `parseArgs` (strict) and checked; a misspelt
+ * flag, reporter or code gets the closest known one suggested. The help is in help.ts.
  * @module
  */
 
@@ -14,6 +14,7 @@ import { DEFAULT_EXTENSIONS } from "./inputs.ts";
 import { UsageError } from "./problems.ts";
 import type { ReadOptions } from "./read.ts";
 import { rulesUrl } from "./rules-page.ts";
+import { closest } from "./suggest.ts";
 
 export interface Options {
   readonly paths: readonly string[];
@@ -92,15 +93,33 @@ const FLAGS = {
   version: { type: "boolean", short: "v" },
 } as const;
 
+/** The long flags, as written: `--format`, …. */
+const LONG_FLAGS: readonly string[] = Object.keys(FLAGS).map((name) => `--${name}`);
+
+/**
+ * `unknown option "--reportr"`, and the closest known flag when one is close. A long flag
+ * written with one dash (`-reporter`, which parseArgs reads as `-r -e …`) is compared
+ * whole, as it was meant.
+ */
+function unknownOption(flag: string, args: readonly string[]): UsageError {
+  const word = /^-[^-]$/.test(flag)
+    ? args.find((arg) => arg.startsWith(flag) && arg.length > 2 && !arg.startsWith("--"))
+    : undefined;
+  const name = word === undefined ? flag : `-${word.split("=")[0]}`;
+  const near = closest(name, LONG_FLAGS);
+  const shown = word === undefined ? flag : (word.split("=")[0] ?? flag);
+  return new UsageError(
+    `unknown option ${JSON.stringify(shown)}${near === undefined ? "" : `: did you mean ${near}?`}`,
+  );
+}
+
 /** parseArgs's errors, said the way the rest of the command speaks. */
-function flagError(error: unknown): UsageError {
+function flagError(error: unknown, args: readonly string[]): UsageError {
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
   const flag = quoted.match(/--?[\w-]+/g)?.pop() ?? quoted;
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    return new UsageError(`unknown option ${JSON.stringify(flag)}`);
-  }
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return unknownOption(flag, args);
   if (message.includes("does not take an argument"))
     return new UsageError(`${flag} takes no value`);
   if (message.includes("argument missing")) return new UsageError(`${flag} needs a value`);
@@ -155,8 +174,9 @@ function seconds(flag: string, text: string): number {
 /** `--reporter`, and `--json` as its other name. */
 function reporter(name: string | undefined, json: boolean): Reporter {
   if (name !== undefined && !(REPORTERS as readonly string[]).includes(name)) {
+    const near = closest(name, REPORTERS);
     throw new UsageError(
-      `unknown reporter ${JSON.stringify(name)}; expected one of ${REPORTERS.join(", ")}`,
+      `unknown reporter ${JSON.stringify(name)}; expected one of ${REPORTERS.join(", ")}${near === undefined ? "" : `: did you mean ${near}?`}`,
     );
   }
   if (json && name !== undefined && name !== "ndjson") {
@@ -169,7 +189,7 @@ const CODES: ReadonlySet<string> = new Set<string>([...VERIFY_ERROR_CODES, ...WA
 
 /**
  * The `--severity CODE=level` flags, by code (a later one for a code wins); an unknown code
- * is a usage error that names where the codes are (`rulesPage`).
+ * is a usage error that names the closest code, or where the codes are (`rulesPage`).
  */
 function severities(flags: readonly string[], rulesPage: string): Record<string, Severity | "off"> {
   const out: Record<string, Severity | "off"> = Object.create(null);
@@ -178,8 +198,10 @@ function severities(flags: readonly string[], rulesPage: string): Record<string,
       const [code = "", level = "", ...rest] = item.trim().split("=");
       const name = code.trim().toUpperCase();
       if (!CODES.has(name)) {
+        const near = closest(name, [...CODES]);
+        const hint = near === undefined ? `the codes are in ${rulesPage}` : `did you mean ${near}?`;
         throw new UsageError(
-          `--severity ${JSON.stringify(item)}: unknown code ${JSON.stringify(code)}; the codes are in ${rulesPage}`,
+          `--severity ${JSON.stringify(item)}: unknown code ${JSON.stringify(code)}; ${hint}`,
         );
       }
       const value = level.trim().toLowerCase();
@@ -227,7 +249,7 @@ export function parseOptions(args: readonly string[], rulesPage: string = RULES_
   try {
     parsed = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: true });
   } catch (error) {
-    throw flagError(error);
+    throw flagError(error, args);
   }
   const { values: v, positionals: paths } = parsed;
   const notes: string[] = [];
