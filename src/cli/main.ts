@@ -66,8 +66,10 @@ function tool(rules: RulesPage): ToolInfo {
 
 /** How the report is written, for `options` (`single`: one input's full report). */
 function writerOptions(options: Options, out: Output, single: boolean): WriterOptions {
-  const rules = rulesPage(options.rulesUrl, process.cwd());
-  return { tool: tool(rules), rulesPage: rules.text, single, color: useColor(options, out) };
+  const cwd = process.cwd();
+  const rules = rulesPage(options.rulesUrl, cwd);
+  const color = useColor(options, out);
+  return { tool: tool(rules), rulesPage: rules.text, single, color, cwd };
 }
 
 const say = (text: string): void => {

@@ -82,13 +82,15 @@ export interface WriterOptions {
   readonly single: boolean;
   /** ANSI colours in the text. */
   readonly color: boolean;
+  /** The working directory: SARIF names the inputs below it relative to it. */
+  readonly cwd: string;
 }
 
 /** The writer of `reporter`. */
 export function reportWriter(
   reporter: Reporter,
   out: Output,
-  { tool, rulesPage, single, color }: WriterOptions,
+  { tool, rulesPage, single, color, cwd }: WriterOptions,
 ): ReportWriter {
   const all: LintedInput[] = [];
   switch (reporter) {
@@ -106,7 +108,10 @@ export function reportWriter(
     case "sarif":
       return {
         input: (input) => all.push(input),
-        end: () => out.write(reporter === "junit" ? junit(all, tool) : sarif(all, tool)),
+        end: () =>
+          out.write(
+            reporter === "junit" ? junit(all, tool) : sarif(all, tool, { workingDirectory: cwd }),
+          ),
       };
     default:
       return {

@@ -157,6 +157,22 @@ export function outcomeOf(
   return { report: input.report };
 }
 
+/**
+ * The folder an input is in: its path up to the last `/` or `\` (`captures/langgraph` for
+ * `captures/langgraph/run.sse`, `/` and `C:\` for a file at a root), `.` for a bare name or
+ * stdin (`-`). A HAR entry is in the HAR file's folder; a live stream (`--url`) is its URL.
+ * JUnit's classname and the corpus summary's groups.
+ */
+export function folderOf(input: Pick<LintedInput, "name" | "live">): string {
+  if (input.live === true) return input.name;
+  const path = input.name;
+  const at = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (at === -1) return ".";
+  const folder = path.slice(0, at).replace(/[\\/]+$/, "");
+  if (folder === "") return path.charAt(0);
+  return /^[A-Za-z]:$/.test(folder) ? `${folder}${path.charAt(at)}` : folder;
+}
+
 /** The URL of a code's rule page, when the tool has one. */
 export function ruleUrl(tool: ToolInfo, code: string): string | undefined {
   return tool.rulesUrl === undefined ? undefined : `${tool.rulesUrl}#${code.toLowerCase()}`;

@@ -1,6 +1,6 @@
 /**
  * `--reporter junit` (SPEC §18.3): one `<testsuites>` with one `<testsuite>`, one
- * `<testcase>` per input. An invalid input has one `<failure>` (its first error) listing
+ * `<testcase>` per input, its classname the input's folder. An invalid input has one `<failure>` (its first error) listing
  * every finding; warnings go to the test case's `<system-out>`; an unreadable input is an
  * `<error>`. Valid against the JUnit schema of Jenkins' xUnit plugin. Library code: no I/O.
  * @module
@@ -9,6 +9,7 @@
 import type { Finding } from "../lint/types.ts";
 import {
   errorsFirst,
+  folderOf,
   type LintedInput,
   outcomeOf,
   plural,
@@ -57,9 +58,10 @@ const omittedLine = (omitted: number): string =>
 /** The lines of a test case's body, each made printable and escaped. */
 const body = (lines: readonly string[]): string => lines.map((l) => xmlText(l, "\t")).join("\n");
 
-/** The `<testcase>` of one input. */
+/** The `<testcase>` of one input, classed by its folder (CI tools group test cases by class). */
 function testCase(input: LintedInput): string {
-  const open = `    <testcase name="${xmlAttribute(testCaseName(input))}" classname="ag-ui-verify"`;
+  const classname = xmlAttribute(folderOf(input));
+  const open = `    <testcase name="${xmlAttribute(testCaseName(input))}" classname="${classname}"`;
   const outcome = outcomeOf(input);
   if (outcome.problem !== undefined) {
     const problem = xmlAttribute(outcome.problem);

@@ -97,27 +97,73 @@ export interface SarifLog {
 /** The schema a SARIF 2.1.0 log names. */
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
+/** An absolute path's root (`""` for `/`, `C:` for a drive) and its segments, `.` and `..` resolved. */
+function absolute(path: string): { root: string; parts: string[] } | undefined {
+  const slashed = path.replaceAll("\\", "/");
+  const drive = /^[A-Za-z]:\//.test(slashed);
+  if (!drive && !slashed.startsWith("/")) return undefined;
+  const parts: string[] = [];
+  for (const part of slashed.slice(drive ? 3 : 1).split("/")) {
+    if (part === "..") parts.pop();
+    else if (part !== "" && part !== ".") parts.push(part);
+  }
+  return { root: drive ? slashed.slice(0, 2).toUpperCase() : "", parts };
+}
+
+/**
+ * `path` relative to the directory `dir` (`/` or `\` separated), when both are absolute and
+ * the path lies below it; undefined otherwise. Plain string work: no file system, so no
+ * symbolic link is followed. A drive letter path compares without case, as Windows does.
+ */
+export function relativePath(path: string, dir: string): string | undefined {
+  const file = absolute(path);
+  const base = absolute(dir);
+  if (file === undefined || base === undefined || file.root !== base.root) return undefined;
+  if (file.parts.length <= base.parts.length) return undefined;
+  const same =
+    file.root === ""
+      ? (a: string, b: string | undefined) => a === b
+      : (a: string, b: string | undefined) => a.toLowerCase() === b?.toLowerCase();
+  if (!base.parts.every((part, i) => same(part, file.parts[i]))) return undefined;
+  return file.parts.slice(base.parts.length).join("/");
+}
+
 /**
  * A path as a URI reference: forward slashes, each segment percent-encoded as UTF-8 (so
  * `:`, `?`, `#`, `%`, spaces and control characters cannot change what it means; a lone
  * surrogate, which UTF-8 cannot hold, as U+FFFD). A relative path stays relative; an
- * absolute one (`/x`, `C:\x`) becomes a `file:` URI.
+ * absolute one becomes relative to `workingDirectory` when it lies below it (SPEC §18.3),
+ * and otherwise a `file:` URI (`/x`, `C:\x`).
  */
-export function artifactUri(path: string): string {
-  const slashed = wellFormed(path).replaceAll("\\", "/");
+export function artifactUri(path: string, workingDirectory?: string): string {
   const encoded = (p: string) => p.split("/").map(encodeURIComponent).join("/");
+  const inside =
+    workingDirectory === undefined
+      ? undefined
+      : relativePath(wellFormed(path), wellFormed(workingDirectory));
+  if (inside !== undefined) return encoded(inside);
+  const slashed = wellFormed(path).replaceAll("\\", "/");
   if (/^[A-Za-z]:\//.test(slashed))
     return `file:///${slashed.slice(0, 2)}${encoded(slashed.slice(2))}`;
   if (slashed.startsWith("/")) return `file://${encoded(slashed)}`;
   return encoded(slashed);
 }
 
+/** How the SARIF log is written, beyond the inputs and the tool. */
+export interface SarifOptions {
+  /**
+   * The working directory (absolute): an input's absolute path below it is written
+   * relative to it, as SARIF consumers (GitHub code scanning) expect.
+   */
+  readonly workingDirectory?: string | undefined;
+}
+
 /**
  * The location of `input`, at `line` when it is a line number of the file (a HAR entry's
  * lines are its body's, not the HAR file's: none).
  */
-function locationOf(input: LintedInput, line?: number): SarifLocation {
-  const artifactLocation = { uri: artifactUri(input.name) };
+function locationOf(input: LintedInput, options: SarifOptions, line?: number): SarifLocation {
+  const artifactLocation = { uri: artifactUri(input.name, options.workingDirectory) };
   // A protobuf input's `line` counts frames, not lines of the file: no region.
   const region =
     input.url === undefined &&
@@ -133,13 +179,18 @@ function locationOf(input: LintedInput, line?: number): SarifLocation {
   };
 }
 
-function resultOf(input: LintedInput, f: Finding, ruleIndex: number): SarifResult {
+function resultOf(
+  input: LintedInput,
+  f: Finding,
+  ruleIndex: number,
+  options: SarifOptions,
+): SarifResult {
   return {
     ruleId: f.code,
     ruleIndex,
     level: f.severity === "error" ? "error" : "warning",
     message: { text: f.message },
-    locations: [locationOf(input, f.line)],
+    locations: [locationOf(input, options, f.line)],
     properties: {
       index: f.index,
       lastIndex: f.lastIndex,
@@ -152,7 +203,11 @@ function resultOf(input: LintedInput, f: Finding, ruleIndex: number): SarifResul
 }
 
 /** The SARIF log of `inputs`, as an object (see {@link sarif} for its text). */
-export function sarifLog(inputs: readonly LintedInput[], tool: ToolInfo): SarifLog {
+export function sarifLog(
+  inputs: readonly LintedInput[],
+  tool: ToolInfo,
+  options: SarifOptions = {},
+): SarifLog {
   const rules: SarifRule[] = [];
   const ruleIndex = new Map<string, number>();
   const results: SarifResult[] = [];
@@ -165,7 +220,7 @@ export function sarifLog(inputs: readonly LintedInput[], tool: ToolInfo): SarifL
       notifications.push({
         level: "error",
         message: { text: outcome.problem },
-        locations: [locationOf(input)],
+        locations: [locationOf(input, options)],
       });
       continue;
     }
@@ -182,14 +237,14 @@ export function sarifLog(inputs: readonly LintedInput[], tool: ToolInfo): SarifL
           defaultConfiguration: { level: WARNING_DEFAULTS.has(f.code) ? "warning" : "error" },
         });
       }
-      results.push(resultOf(input, f, index));
+      results.push(resultOf(input, f, index, options));
     }
     if (outcome.report.omitted > 0) {
       const more = plural(outcome.report.omitted, "more finding");
       notifications.push({
         level: "note",
         message: { text: `${more} past maxFindings, not reported` },
-        locations: [locationOf(input)],
+        locations: [locationOf(input, options)],
       });
     }
   }
@@ -219,6 +274,10 @@ export function sarifLog(inputs: readonly LintedInput[], tool: ToolInfo): SarifL
 }
 
 /** The SARIF 2.1.0 log of `inputs`: JSON text, indented, ending with a line feed. */
-export function sarif(inputs: readonly LintedInput[], tool: ToolInfo): string {
-  return `${jsonText(sarifLog(inputs, tool), 2)}\n`;
+export function sarif(
+  inputs: readonly LintedInput[],
+  tool: ToolInfo,
+  options: SarifOptions = {},
+): string {
+  return `${jsonText(sarifLog(inputs, tool, options), 2)}\n`;
 }

@@ -1,0 +1,88 @@
+// Issue 27 row 13 (d), (e): the command's reports for CI. JUnit classes each input by its
+// folder; SARIF locates an absolute path below the working directory relative to it
+// (SPEC §18.3) and any other as a file: URI.
+
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli-run.ts";
+
+let root: string;
+/** The working directory of the runs, and a folder outside it. */
+let work: string;
+let outside: string;
+
+const RUN = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+const END = { type: "RUN_FINISHED", threadId: "t", runId: "r" };
+const sse = (events: readonly unknown[]) =>
+  events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+const VALID = sse([RUN, END]);
+const INVALID = sse([RUN, { type: "TEXT_MESSAGE_END", messageId: "m" }, END]);
+
+async function write(path: string, text: string): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+  return path;
+}
+
+/** The command in the working directory, without $GITHUB_STEP_SUMMARY unless `env` sets it. */
+function cli(args: readonly string[], env: Record<string, string> = {}) {
+  const saved = process.env.GITHUB_STEP_SUMMARY;
+  delete process.env.GITHUB_STEP_SUMMARY;
+  try {
+    return runCli(args, { cwd: work, env });
+  } finally {
+    if (saved !== undefined) process.env.GITHUB_STEP_SUMMARY = saved;
+  }
+}
+
+beforeAll(async () => {
+  // The real path: the command's working directory is one (macOS's /var is a link).
+  root = await realpath(await mkdtemp(join(tmpdir(), "ag-ui-verify-ci-")));
+  work = join(root, "work");
+  outside = join(root, "outside");
+  await write(join(work, "captures/langgraph/a.sse"), VALID);
+  await write(join(work, "captures/langgraph/b.sse"), INVALID);
+  await write(join(work, "captures/crewai/c.sse"), INVALID);
+  await write(join(work, "top.sse"), VALID);
+  await write(join(outside, "d.sse"), INVALID);
+});
+
+afterAll(async () => {
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+});
+
+describe("--reporter junit", () => {
+  it("classes each test case by its folder", async () => {
+    const r = await cli(["--reporter", "junit", "captures", "top.sse"]);
+    expect(r.code).toBe(1);
+    const cases = [...r.stdout.matchAll(/<testcase name="([^"]*)" classname="([^"]*)"/g)];
+    expect(cases.map((m) => [m[1], m[2]])).toEqual([
+      ["captures/crewai/c.sse", "captures/crewai"],
+      ["captures/langgraph/a.sse", "captures/langgraph"],
+      ["captures/langgraph/b.sse", "captures/langgraph"],
+      ["top.sse", "."],
+    ]);
+  });
+});
+
+describe("--reporter sarif", () => {
+  it("writes an absolute path below the working directory relative to it, others as file: URIs", async () => {
+    const inside = join(work, "captures/crewai/c.sse");
+    const away = join(outside, "d.sse");
+    const r = await cli(["--reporter", "sarif", inside, away, "captures/langgraph/b.sse"]);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    const uris = log.runs[0].results.map(
+      (result: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        result.locations[0]?.physicalLocation.artifactLocation.uri,
+    );
+    expect(uris).toEqual([
+      "captures/crewai/c.sse",
+      pathToFileURL(away).href,
+      "captures/langgraph/b.sse",
+    ]);
+  });
+});
