@@ -22,7 +22,7 @@ import { lintOptions, type Options, parseOptions } from "./args.ts";
 import { checkItems, serveWorker, startWorkers } from "./corpus.ts";
 import { help, helpAll } from "./help.ts";
 import { expand, forWorker } from "./inputs.ts";
-import { Output, reportWriter, type WriterOptions } from "./output.ts";
+import { Output, type ReportWriter, reportWriter, type WriterOptions } from "./output.ts";
 import { messageOf, UsageError } from "./problems.ts";
 import { lintFile, lintSource, openStream } from "./read.ts";
 import { type RulesPage, rulesPage } from "./rules-page.ts";
@@ -69,7 +69,27 @@ function writerOptions(options: Options, out: Output, single: boolean): WriterOp
   const cwd = process.cwd();
   const rules = rulesPage(options.rulesUrl, cwd);
   const color = useColor(options, out);
-  return { tool: tool(rules), rulesPage: rules.text, single, color, cwd };
+  // GitHub Actions sets it for each step; empty or unset, there is no step summary.
+  const stepSummary =
+    options.reporter === "github" ? process.env.GITHUB_STEP_SUMMARY || undefined : undefined;
+  return { tool: tool(rules), rulesPage: rules.text, single, color, cwd, stepSummary };
+}
+
+/**
+ * Ends the report (the summary, the step summary), closes the output; false (after a line
+ * on stderr) when the step summary could not be appended.
+ */
+function finish(writer: ReportWriter, out: Output, summary: Summary, ms: number): boolean {
+  try {
+    writer.end(summary, ms);
+    return true;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    warn(error.message);
+    return false;
+  } finally {
+    out.close();
+  }
 }
 
 const say = (text: string): void => {
@@ -201,8 +221,7 @@ async function corpus(options: Options, out: Output): Promise<number> {
   const interrupted = stop.signal.aborted;
   if (interrupted) summary.interrupted = { after: done, of: items.length };
   progress.clear();
-  writer.end(summary, performance.now() - start);
-  out.close();
+  const ended = finish(writer, out, summary, performance.now() - start);
   if (summary.invalid > 0) {
     warn(`${summary.invalid} of ${plural(summary.inputs, "input")} invalid`);
   }
@@ -212,7 +231,7 @@ async function corpus(options: Options, out: Output): Promise<number> {
     await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
     process.exit(130);
   }
-  return status(summary, options);
+  return ended ? status(summary, options) : 2;
 }
 
 /** The one input of a run that has one: a file, stdin, a FIFO, or --url. */
@@ -264,15 +283,14 @@ async function main(args: readonly string[]): Promise<number> {
   summary.add({ inputs: [input], skipped: 0 });
   const writer = reportWriter(options.reporter, out, writerOptions(options, out, true));
   writer.input(input);
-  writer.end(summary, performance.now() - start);
-  out.close();
+  const ended = finish(writer, out, summary, performance.now() - start);
   if (input.problem !== undefined) warn(input.problem);
   else if (input.report !== undefined) {
     // The report holds the messages; this line, for logs, names the first error alone.
     const line = invalidLine({ ...input, report: input.report });
     if (line !== undefined) warn(line);
   }
-  return status(summary, options);
+  return ended ? status(summary, options) : 2;
 }
 
 if (!isMainThread) serveWorker();

@@ -5,11 +5,11 @@
  * @module
  */
 
-import { closeSync, openSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, writeSync } from "node:fs";
 import process from "node:process";
 import type { LintedInput, ToolInfo } from "../report/formats-shared.ts";
 import { jsonText } from "../report/formats-shared.ts";
-import { github } from "../report/github.ts";
+import { github, StepSummary } from "../report/github.ts";
 import { junit } from "../report/junit.ts";
 import { lintText } from "../report/lint-text.ts";
 import { inputObject } from "../report/ndjson.ts";
@@ -67,7 +67,10 @@ export class Output {
   }
 }
 
-/** One report being written: `input` for each linted input, in order, then `end`. */
+/**
+ * One report being written: `input` for each linted input, in order, then `end` (which
+ * throws a {@link UsageError} when the step summary cannot be appended).
+ */
 export interface ReportWriter {
   input(input: LintedInput): void;
   end(summary: Summary, durationMs: number): void;
@@ -84,13 +87,27 @@ export interface WriterOptions {
   readonly color: boolean;
   /** The working directory: SARIF names the inputs below it relative to it. */
   readonly cwd: string;
+  /** `$GITHUB_STEP_SUMMARY`: the file `--reporter github` appends its Markdown table to. */
+  readonly stepSummary?: string | undefined;
+}
+
+/** Appends the step summary's Markdown to `path`; a {@link UsageError} when it cannot. */
+function appendStepSummary(path: string, summary: StepSummary): void {
+  try {
+    // After a blank line: what an earlier command of the step wrote may not end its line.
+    appendFileSync(path, `\n${summary.markdown()}`);
+  } catch (error) {
+    throw new UsageError(
+      ioMessage(error, `$GITHUB_STEP_SUMMARY ${JSON.stringify(path)}`, "append to"),
+    );
+  }
 }
 
 /** The writer of `reporter`. */
 export function reportWriter(
   reporter: Reporter,
   out: Output,
-  { tool, rulesPage, single, color, cwd }: WriterOptions,
+  { tool, rulesPage, single, color, cwd, stepSummary }: WriterOptions,
 ): ReportWriter {
   const all: LintedInput[] = [];
   switch (reporter) {
@@ -99,11 +116,21 @@ export function reportWriter(
         input: (input) => out.write(`${jsonText(inputObject(input))}\n`),
         end: (summary, ms) => out.write(`${jsonText(summary.json(ms))}\n`),
       };
-    case "github":
+    case "github": {
+      const table = stepSummary === undefined ? undefined : new StepSummary();
       return {
-        input: (input) => out.write(github([input])),
-        end: (summary, ms) => out.write(summary.text(styleOf(false), ms, rulesPage)),
+        input: (input) => {
+          out.write(github([input]));
+          table?.add(input);
+        },
+        end: (summary, ms) => {
+          out.write(summary.text(styleOf(false), ms, rulesPage));
+          if (stepSummary !== undefined && table !== undefined) {
+            appendStepSummary(stepSummary, table);
+          }
+        },
       };
+    }
     case "junit":
     case "sarif":
       return {

@@ -1,8 +1,9 @@
-// Issue 27 row 13 (d), (e): the command's reports for CI. JUnit classes each input by its
-// folder; SARIF locates an absolute path below the working directory relative to it
-// (SPEC §18.3) and any other as a file: URI.
+// Issue 27 row 13 (c), (d), (e): the command's reports for CI. `--reporter github` appends a
+// Markdown table of the inputs to $GITHUB_STEP_SUMMARY when it is set; JUnit classes each
+// input by its folder; SARIF locates an absolute path below the working directory relative
+// to it (SPEC §18.3) and any other as a file: URI.
 
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -84,5 +85,74 @@ describe("--reporter sarif", () => {
       pathToFileURL(away).href,
       "captures/langgraph/b.sse",
     ]);
+  });
+});
+
+describe("--reporter github and $GITHUB_STEP_SUMMARY", () => {
+  const PREVIOUS = "## An earlier step's summary\n";
+
+  it("appends a Markdown table of the inputs, after what earlier steps wrote", async () => {
+    const file = await write(join(root, "summary-1.md"), PREVIOUS);
+    const plain = await cli(["--reporter", "github", "captures", "top.sse"]);
+    const r = await cli(["--reporter", "github", "captures", "top.sse"], {
+      GITHUB_STEP_SUMMARY: file,
+    });
+    expect(r.code).toBe(1);
+    // The annotations and the summary on stdout are the same as without it.
+    expect(r.stdout.replace(/\d[\d,.]* (ms|s)\b.*$/m, "")).toBe(
+      plain.stdout.replace(/\d[\d,.]* (ms|s)\b.*$/m, ""),
+    );
+    expect(r.stderr).toBe(plain.stderr);
+    const text = await readFile(file, "utf8");
+    expect(text).toBe(
+      [
+        PREVIOUS.trimEnd(),
+        "",
+        "### ag-ui-verify: 2 of 4 inputs invalid",
+        "",
+        "| Input | Verdict | Errors | Warnings |",
+        "| :-- | :-- | --: | --: |",
+        "| captures\\/crewai\\/c\\.sse | ✘ invalid | 1 | 0 |",
+        "| captures\\/langgraph\\/a\\.sse | ✔ valid | 0 | 0 |",
+        "| captures\\/langgraph\\/b\\.sse | ✘ invalid | 1 | 0 |",
+        "| top\\.sse | ✔ valid | 0 | 0 |",
+        "",
+        "4 inputs: 2 valid, 2 invalid, 0 unreadable; 2 errors, 0 warnings.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("appends for one input too, and an unreadable input is a row", async () => {
+    const file = await write(join(root, "summary-2.md"), "");
+    await cli(["--reporter", "github", "top.sse"], { GITHUB_STEP_SUMMARY: file });
+    await cli(["--reporter", "github", "top.sse", "nope.sse"], { GITHUB_STEP_SUMMARY: file });
+    const text = await readFile(file, "utf8");
+    expect(text.match(/^### ag-ui-verify: .*$/gm)).toEqual([
+      "### ag-ui-verify: the input is valid",
+      "### ag-ui-verify: 1 of 2 inputs unreadable",
+    ]);
+    expect(text).toContain("| nope\\.sse | ! unreadable | – | – |\n");
+  });
+
+  it("writes nothing when it is unset or empty, or for another reporter", async () => {
+    const file = await write(join(root, "summary-3.md"), PREVIOUS);
+    await cli(["--reporter", "github", "top.sse"], { GITHUB_STEP_SUMMARY: "" });
+    await cli(["top.sse"], { GITHUB_STEP_SUMMARY: file });
+    await cli(["--reporter", "sarif", "top.sse"], { GITHUB_STEP_SUMMARY: file });
+    expect(await readFile(file, "utf8")).toBe(PREVIOUS);
+    await cli(["--reporter", "github", "top.sse"]);
+    await expect(stat(join(work, "undefined"))).rejects.toThrow();
+  });
+
+  it("a step summary that cannot be written is an I/O problem: one line, exit 2, the report still out", async () => {
+    const r = await cli(["--reporter", "github", "top.sse", "captures"], {
+      GITHUB_STEP_SUMMARY: join(root, "no-such-folder", "summary.md"),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("Checked 4 inputs");
+    expect(r.stderr).toContain(
+      `ag-ui-verify: cannot append to $GITHUB_STEP_SUMMARY ${JSON.stringify(join(root, "no-such-folder", "summary.md"))}: no such file\n`,
+    );
   });
 });
