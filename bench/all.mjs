@@ -22,6 +22,7 @@ const BENCHES = [
   ["lint", "Linting real captures against the verifier alone"],
   ["hostile", "Hostile chunking: trickles and buffered bodies"],
   ["memory", "Retained state at maxIds"],
+  ["size", "Bundle sizes"],
 ];
 
 const args = process.argv.slice(2);

@@ -106,9 +106,60 @@ function passUpstream(events) {
 }
 
 /**
- * ms per pass, over enough repetitions to last MIN_SAMPLE_MS. No forced GC here: a full GC
- * right before a sample shrinks the young generation and made BOTH verifiers ~1.7-2x slower
- * than in steady state, so samples run back to back, alternating, as in a long-lived process.
+ * The floor of any per-event verifier: a switch on the type and one Map look-up per event
+ * (an insert the first time an id is seen), with no checks. What the per-event path costs
+ * beyond it is the verifier's own.
+ */
+function passFloor(events) {
+  const seen = new Map();
+  let n = 0;
+  for (const e of events) {
+    let id;
+    switch (e.type) {
+      case "TOOL_CALL_START":
+      case "TOOL_CALL_ARGS":
+      case "TOOL_CALL_END":
+        id = e.toolCallId;
+        break;
+      default:
+        id = e.messageId;
+    }
+    if (id !== undefined && !seen.has(id)) seen.set(id, e.type);
+    n++;
+  }
+  return n;
+}
+
+/** Reads every event's type and ids once (what a pass touches), checking nothing. */
+function touch(events) {
+  let n = 0;
+  for (const e of events) {
+    n += e.type.length;
+    if (typeof e.messageId === "string") n += e.messageId.length;
+    if (typeof e.toolCallId === "string") n += e.toolCallId.length;
+  }
+  return n;
+}
+
+/**
+ * ms per pass right after a full GC: `rounds` times, a full collection and then one pass;
+ * the median. With `touchFirst`, the events are read once between the collection and the
+ * timed pass.
+ */
+function afterGc(pass, events, rounds, touchFirst = false) {
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    collect();
+    if (touchFirst) touch(events);
+    samples.push(sample(pass, events, 1));
+  }
+  return median(samples);
+}
+
+/**
+ * ms per pass, over enough repetitions to last MIN_SAMPLE_MS. No forced GC here: samples run
+ * back to back, alternating, as in a long-lived process; the passes right after a full GC
+ * are timed apart (`afterGc`).
  */
 function sample(pass, events, reps) {
   let sink = 0;
@@ -246,7 +297,22 @@ for (const name of selected) {
   }
   const oursMed = median(oursSamples);
   const upMed = median(upSamples);
-  rows.push({ name, n: events.length, oursMed, upMed, oursReps, upReps });
+  const floorSamples = [];
+  const floorReps = Math.max(1, Math.ceil(MIN_SAMPLE_MS / sample(passFloor, events, 1)));
+  for (let r = 0; r < ROUNDS; r++) floorSamples.push(sample(passFloor, events, floorReps));
+  const floorMed = median(floorSamples);
+  // Right after a full GC (a long-lived page's first stream after a quiet minute): each
+  // pass, and the floor's, once the collector has run; then ours with the input read first.
+  const gcRounds = gc ? ROUNDS : 0;
+  const after = gc
+    ? {
+        ours: afterGc(passOurs, events, gcRounds),
+        upstream: afterGc(passUpstream, events, gcRounds),
+        floor: afterGc(passFloor, events, gcRounds),
+        oursTouched: afterGc(passOurs, events, gcRounds, true),
+      }
+    : undefined;
+  rows.push({ name, n: events.length, oursMed, upMed, floorMed, after, oursReps, upReps });
 }
 
 // Heap last, after all timing: the forced GCs it needs would disturb the samples.
@@ -269,6 +335,51 @@ const line = (cells) =>
 console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const row of table) console.log(line(row));
+
+console.log(
+  "\nper event (ns), steady state: ours, the floor (a type switch and one Map look-up, no " +
+    "checks), and ours beyond the floor",
+);
+const fHeader = ["run", "ag-ui-verify", "floor", "ours - floor", "@ag-ui/client"];
+const ns = (ms, n) => ((ms * 1e6) / n).toFixed(1);
+const fRows = rows.map((r) => [
+  r.name,
+  ns(r.oursMed, r.n),
+  ns(r.floorMed, r.n),
+  ns(r.oursMed - r.floorMed, r.n),
+  ns(r.upMed, r.n),
+]);
+printTable(fHeader, fRows);
+
+if (gc) {
+  console.log(
+    "\nright after a full GC (median of one pass after each of " +
+      `${ROUNDS} collections), as a multiple of the same pass in steady state:\n` +
+      "ours, the official client, the floor, and ours when the events were read once after " +
+      "the collection",
+  );
+  const gHeader = ["run", "ag-ui-verify", "@ag-ui/client", "floor", "ours, input read first"];
+  const x = (after, steady) => `${(after / steady).toFixed(2)}x (${after.toFixed(2)} ms)`;
+  const gRows = rows.map((r) => [
+    r.name,
+    x(r.after.ours, r.oursMed),
+    x(r.after.upstream, r.upMed),
+    x(r.after.floor, r.floorMed),
+    x(r.after.oursTouched, r.oursMed),
+  ]);
+  printTable(gHeader, gRows);
+}
+
+function printTable(header, body) {
+  const w = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const fmt = (cells) =>
+    cells
+      .map((c, i) => c.padEnd(w[i]))
+      .join("  ")
+      .trimEnd();
+  console.log(fmt(header));
+  for (const row of body) console.log(fmt(row));
+}
 
 if (gc) {
   console.log(
