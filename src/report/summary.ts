@@ -1,13 +1,16 @@
 /**
- * The summary of a corpus (SPEC §18.3): totals, the codes found (errors, then warnings,
- * each with the rule in words and the first few inputs, with the line of the first
- * finding), what could not be read, the largest inputs. Fed in input order, so it does not
- * depend on which job finished first. Plain data in, text or an object out: no I/O.
+ * The summary of a corpus (SPEC §18.3): totals, the inputs by folder (each folder's counts
+ * and codes), the codes found (errors, then warnings, each with the rule in words and the
+ * first few inputs, with the line of the first finding), what could not be read, the
+ * largest inputs. Fed in input order, so it does not depend on which job finished first.
+ * Bounded in size and memory however large the corpus. Plain data in, text or an object
+ * out: no I/O.
  * @module
  */
 
 import {
   describeCode,
+  folderOf,
   type LintedInput,
   outcomeOf,
   type Totals,
@@ -47,6 +50,34 @@ const PROBLEMS = 20;
 /** The longest input name or problem shown (a HAR entry's name holds its URL). */
 const NAME_MAX = 1000;
 
+/** The most folders the summary keeps apart; inputs in folders past them are counted together. */
+const FOLDERS_KEPT = 10_000;
+/** The most folders the text lists, and codes per folder. */
+const FOLDERS_SHOWN = 20;
+const FOLDER_CODES = 6;
+
+/** One folder's inputs: how many, each verdict, and the inputs per code. */
+interface Folder {
+  readonly name: string;
+  inputs: number;
+  valid: number;
+  warned: number;
+  invalid: number;
+  unreadable: number;
+  /** Inputs per code, and whether the code was an error. */
+  readonly codes: Map<string, { inputs: number; error: boolean }>;
+}
+
+const newFolder = (name: string): Folder => ({
+  name,
+  inputs: 0,
+  valid: 0,
+  warned: 0,
+  invalid: 0,
+  unreadable: 0,
+  codes: new Map(),
+});
+
 /** One code's inputs: how many, how many findings, the first few with a line. */
 interface Group {
   readonly code: string;
@@ -72,6 +103,9 @@ export class Summary {
   readonly #problems: string[] = [];
   readonly #largest: { input: string; bytes: number }[] = [];
   readonly #skippedFiles: SkippedFile[] = [];
+  readonly #folders = new Map<string, Folder>();
+  /** The inputs in folders past the first {@link FOLDERS_KEPT}, counted together. */
+  readonly #otherFolders = newFolder("");
 
   /** What every format counts: inputs, errors, warnings, findings by code. */
   get totals(): Totals {
@@ -105,9 +139,30 @@ export class Summary {
     for (const input of outcome.inputs) this.#add(input);
   }
 
+  /** The folder of `input`, kept or counted with the others. */
+  #folderOf(input: LintedInput): Folder {
+    const name = folderOf(input);
+    const kept = this.#folders.get(name);
+    if (kept !== undefined) return kept;
+    if (this.#folders.size < FOLDERS_KEPT) {
+      const folder = newFolder(name);
+      this.#folders.set(name, folder);
+      return folder;
+    }
+    return this.#otherFolders;
+  }
+
   #add(input: LintedInput): void {
     this.#totals.add(input);
     const outcome = outcomeOf(input);
+    const folder = this.#folderOf(input);
+    folder.inputs++;
+    if (outcome.problem !== undefined) folder.unreadable++;
+    else if (!outcome.report.valid) folder.invalid++;
+    else {
+      folder.valid++;
+      if (outcome.report.warnings > 0) folder.warned++;
+    }
     if (outcome.problem !== undefined) {
       // A file's problem names the file; a HAR entry's is about the entry.
       const text =
@@ -133,6 +188,10 @@ export class Summary {
       if (seen.has(f.code)) continue;
       seen.add(f.code);
       group.inputs++;
+      const inFolder = folder.codes.get(f.code);
+      if (inFolder === undefined) {
+        folder.codes.set(f.code, { inputs: 1, error: f.severity === "error" });
+      } else inFolder.inputs++;
       if (group.examples.length < EXAMPLES) {
         group.examples.push({ input: name, line: f.line ?? null, field: f.field ?? null });
       }
@@ -178,6 +237,39 @@ export class Summary {
   }
 
   /**
+   * The inputs by folder, when they are in more than one: each folder's counts and its
+   * codes (inputs per code, errors then warnings, most first), the folders with the most
+   * invalid or unreadable inputs first, then the most with warnings, then by name; at most
+   * {@link FOLDERS_SHOWN} folders and {@link FOLDER_CODES} codes each, the rest counted.
+   */
+  #folderLines(s: Style): string[] {
+    const other = this.#otherFolders;
+    const folders = [...this.#folders.values()];
+    if (folders.length + (other.inputs > 0 ? 1 : 0) < 2) return [];
+    folders.sort(
+      (a, b) =>
+        b.invalid + b.unreadable - (a.invalid + a.unreadable) ||
+        b.warned - a.warned ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    const shownFolders = folders.slice(0, FOLDERS_SHOWN);
+    const lines = ["", `${s.bold("By folder")}${s.dim(" (each code: the inputs that have it)")}`];
+    for (const folder of shownFolders) lines.push(...folderLines(folder, s));
+    const rest = folders.slice(FOLDERS_SHOWN);
+    if (other.inputs > 0 || rest.length > 0) {
+      const inputs = rest.reduce((n, f) => n + f.inputs, other.inputs);
+      const invalid = rest.reduce((n, f) => n + f.invalid, other.invalid);
+      const unreadable = rest.reduce((n, f) => n + f.unreadable, other.unreadable);
+      const more = rest.length > 0 ? plural(rest.length, "more folder") : "";
+      const others = other.inputs > 0 ? "other folders" : "";
+      const what = [more, others].filter((x) => x !== "").join(" and ");
+      const bad = unreadable > 0 ? `, ${count(unreadable)} unreadable` : "";
+      lines.push(`  … and ${what}: ${plural(inputs, "input")}, ${count(invalid)} invalid${bad}`);
+    }
+    return lines;
+  }
+
+  /**
    * The summary as text (colours from `s`); each code names its rule page, `rulesPage`
    * (default {@link RULES_PAGE}) and the code's anchor.
    */
@@ -201,6 +293,7 @@ export class Summary {
       const of = plural(interrupted.of, "input");
       lines.push(`  ${s.yellow("!")} interrupted after ${count(interrupted.after)} of ${of}`);
     }
+    lines.push(...this.#folderLines(s));
     for (const group of this.#byCode()) {
       const error = group.severity === "error";
       const name = shown(group.code, 100);
@@ -250,4 +343,32 @@ export class Summary {
     lines.push("", s.dim(`${formatBytes(this.bytes)} in ${formatDuration(durationMs)}${rate}`), "");
     return lines.join("\n");
   }
+}
+
+/** A folder's lines: its name and counts, then its codes (errors, then warnings). */
+function folderLines(folder: Folder, s: Style): string[] {
+  const name = shown(folder.name, NAME_MAX);
+  const counts = [
+    `${count(folder.valid)} valid${folder.warned > 0 ? ` (${count(folder.warned)} with warnings)` : ""}`,
+    `${count(folder.invalid)} invalid`,
+    ...(folder.unreadable > 0 ? [`${count(folder.unreadable)} unreadable`] : []),
+  ];
+  const lines = [`  ${s.bold(name)}  ${plural(folder.inputs, "input")}: ${counts.join(", ")}`];
+  const codes = [...folder.codes].sort(
+    ([a, x], [b, y]) =>
+      (x.error === y.error ? 0 : x.error ? -1 : 1) || y.inputs - x.inputs || (a < b ? -1 : 1),
+  );
+  const listed = codes.slice(0, FOLDER_CODES);
+  for (const error of [true, false]) {
+    const these = listed.filter(([, c]) => c.error === error);
+    if (these.length === 0) continue;
+    const text = these.map(([code, c]) => `${shown(code, 100)} ${count(c.inputs)}`).join(", ");
+    const mark = error ? s.red("✘") : s.yellow("!");
+    const wrapped = wrap("      ", text);
+    lines.push(`    ${mark} ${wrapped.slice(6)}`);
+  }
+  if (codes.length > listed.length) {
+    lines.push(`      … and ${plural(codes.length - listed.length, "more code")}`);
+  }
+  return lines;
 }

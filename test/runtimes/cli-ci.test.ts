@@ -1,4 +1,5 @@
-// Issue 27 row 13 (c), (d), (e): the command's reports for CI. `--reporter github` appends a
+// Issue 27 row 13 (c), (d), (e), (f): the command's reports for CI, and its summary of a
+// corpus by folder. `--reporter github` appends a
 // Markdown table of the inputs to $GITHUB_STEP_SUMMARY when it is set; JUnit classes each
 // input by its folder; SARIF locates an absolute path below the working directory relative
 // to it (SPEC §18.3) and any other as a file: URI.
@@ -53,6 +54,23 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (root !== undefined) await rm(root, { recursive: true, force: true });
+});
+
+describe("the text summary of a corpus", () => {
+  it("groups the inputs by folder, with counts and the codes of each", async () => {
+    const r = await cli(["captures", "top.sse"]);
+    expect(r.code).toBe(1);
+    const from = r.stdout.indexOf("By folder");
+    expect(from).toBeGreaterThan(-1);
+    expect(r.stdout.slice(from, r.stdout.indexOf("\n\n", from)).split("\n")).toEqual([
+      "By folder (each code: the inputs that have it)",
+      "  captures/crewai  1 input: 0 valid, 1 invalid",
+      "    ✘ TEXT_MESSAGE_NOT_OPEN 1",
+      "  captures/langgraph  2 inputs: 1 valid, 1 invalid",
+      "    ✘ TEXT_MESSAGE_NOT_OPEN 1",
+      "  .  1 input: 1 valid, 0 invalid",
+    ]);
+  });
 });
 
 describe("--reporter junit", () => {

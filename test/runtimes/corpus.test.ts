@@ -477,7 +477,7 @@ describe("a corpus of SSE, JSON Lines and HAR captures in nested folders", () =>
     );
     expect(first).toBeDefined();
     expect(run.stdout).toMatch(
-      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs(, \d+ findings)?\n {2}Rule 2: After RUN_FINISHED only a new RUN_STARTED or one late RUN_ERROR may/,
+      /EVENT_AFTER_RUN_CLOSED {2}\d+ inputs(, \d+ findings)? {2}\S+\/docs\/rules\.md#event_after_run_closed\n {2}Rule 2: After RUN_FINISHED only a new RUN_STARTED or one late RUN_ERROR may/,
     );
     const line = first?.findings.find((f) => f.code === "EVENT_AFTER_RUN_CLOSED")?.line;
     expect(line).toBeDefined();
