@@ -43,7 +43,7 @@ export default defineConfig([
     entry: [
       "src/*.ts",
       "src/{_util,events,sse,streams,http,conform,proto,lint,testing}/**/*.ts",
-      "src/report/{formats-shared,input-reader,lint-text,render,safe}.ts",
+      "src/report/{formats-shared,input-reader,lint-text,render,safe,html,html-*}.ts",
       "src/verify/verifier.ts",
     ],
     // The subpaths' declarations come from their own builds below… except those of

@@ -25,10 +25,11 @@ const LAYERS: readonly (readonly [string, (file: string) => boolean])[] = [
   ["http", (f) => f.startsWith("http/")],
   ["conform", (f) => f.startsWith("conform/")],
   ["proto", (f) => f.startsWith("proto/")],
-  ["lint", (f) => f.startsWith("lint/")],
+  // lint/index.ts is an entry point: it re-exports the HTML report (SPEC §22) from report/.
+  ["lint", (f) => f.startsWith("lint/") && f !== "lint/index.ts"],
   ["report", (f) => f.startsWith("report/")],
   ["testing", (f) => f.startsWith("testing/")],
-  ["entry", (f) => f === "index.ts"],
+  ["entry", (f) => f === "index.ts" || f === "lint/index.ts"],
   ["cli", (f) => f.startsWith("cli/")],
 ];
 

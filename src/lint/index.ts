@@ -15,6 +15,14 @@
  * ```
  * @module
  */
+
+export {
+  DEFAULT_RULES_URL,
+  type HtmlInput,
+  type HtmlOptions,
+  type HtmlProblem,
+  renderHtml,
+} from "../report/html.ts";
 export { Linter, lint, type Place } from "./linter.ts";
 export { lintStream } from "./stream.ts";
 export * from "./types.ts";

@@ -65,6 +65,13 @@ class LintDecoder extends SsePositionDecoder {
   }
 }
 
+/** What a {@link LintReader} reads with: the linter's options, the format if forced, and a watcher. */
+export interface LintReaderOptions extends LintOptions {
+  readonly format?: Format | undefined;
+  /** Called with each value the linter gets (an event, or a message that was not JSON), in order. */
+  readonly onValue?: ((value: unknown) => void) | undefined;
+}
+
 /**
  * One input, pushed chunk by chunk (the bytes are not kept: the caller may reuse its
  * buffer), then finished: the format is told from the first bytes, each value goes to the
@@ -91,9 +98,12 @@ export class LintReader {
   #cr = -1;
   #fed = 0;
   #crReported = false;
+  /** Sees each value the linter gets, in order (the HTML report keeps events with it). */
+  readonly #onValue: ((value: unknown) => void) | undefined;
 
-  constructor(options: LintOptions & { readonly format?: Format | undefined } = {}) {
+  constructor(options: LintReaderOptions = {}) {
     this.linter = new Linter(options);
+    this.#onValue = options.onValue;
     this.format = options.format;
     this.#max = options.maxBufferSize ?? DEFAULT_MAX_BUFFER_SIZE;
     this.#protobuf = options.protobuf;
@@ -197,7 +207,7 @@ export class LintReader {
       },
       (failure) => {
         this.#lineEnds(decoder.position.offset, undefined, decoder.messageStart);
-        linter.pushAt(failure, decoder.messageStart);
+        this.#push(failure, decoder.messageStart);
       },
       (line, at) => linter.warnAt(ignoredLine(line), at),
       this.#max,
@@ -220,7 +230,7 @@ export class LintReader {
     const frames: BodyDecoder = protobuf.decoder(
       (value) => {
         this.#frameCount++;
-        this.linter.pushAt(value, { line: this.#frameCount, offset: frames.frameStart ?? 0 });
+        this.#push(value, { line: this.#frameCount, offset: frames.frameStart ?? 0 });
       },
       {
         maxFrameSize: this.#maxFrameSize,
@@ -236,9 +246,15 @@ export class LintReader {
     this.#frames = frames;
   }
 
+  /** One value to the linter (and to `onValue`). */
+  #push(value: unknown, at: SsePosition): void {
+    this.#onValue?.(value);
+    this.linter.pushAt(value, at);
+  }
+
   #value(value: unknown, at: SsePosition): void {
     if (this.#stopped) return;
-    this.linter.pushAt(value, at);
+    this.#push(value, at);
     // A message too long to read stops the input (SPEC §18.1); nothing after it is read.
     if (value instanceof SseDecodeFailure && value.code === "SSE_BUFFER_OVERFLOW") {
       this.#stopped = true;
