@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { type LintReport, lint, renderHtml } from "../src/lint/index.ts";
 import { cspHash } from "../src/report/html-hash.ts";
-import { boundedJson, eventJson, LIMITS } from "../src/report/html-json.ts";
+import { boundedCopy, boundedJson, eventJson, LIMITS } from "../src/report/html-json.ts";
 import { EventKeeper } from "../src/report/html-keep.ts";
 import { ENTITY_KINDS, type InputModel } from "../src/report/html-types.ts";
 
@@ -81,7 +81,8 @@ describe("renderHtml: input reaches the page as data only", () => {
       expect(before).not.toContain(s);
       expect(after).not.toContain(s);
     }
-    expect(DATA.exec(html)?.[1]).not.toContain("<");
+    // `<`, and what would make the source read otherwise than it is, are escapes.
+    expect(DATA.exec(html)?.[1]).not.toMatch(/[<\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 
   it("keeps every hostile string, as a string, in the data", () => {
@@ -245,13 +246,13 @@ describe("renderHtml: the timeline (SPEC §22)", () => {
     ]);
   });
 
-  it("opens nothing with an event a rule rejected: RUN_FINISHED with an open message leaves the run open", () => {
+  it("draws the stream as sent: RUN_FINISHED with an open message ends the run and the message, unclosed", () => {
     const { input } = page([RUN(), { type: "TEXT_MESSAGE_START", messageId: "m1" }, END()]);
-    expect(input.runs).toEqual([[0, 2, "open", "r1"]]);
-    expect(input.bars).toEqual([[0, 0, "m1", 1, 3, 0, 0]]);
-    expect(input.findings.map((f) => [f[0], f[3]])).toEqual([
-      ["OPEN_AT_RUN_FINISHED", 2],
-      ["STREAM_ENDED_BEFORE_RUN_CLOSED", 3],
+    expect(input.runs).toEqual([[0, 2, "finished", "r1"]]);
+    expect(input.bars).toEqual([[0, 0, "m1", 1, 2, 0, 0]]);
+    expect(input.findings.map((f) => [f[0], f[3], f[9]])).toEqual([
+      ["OPEN_AT_RUN_FINISHED", 2, 1],
+      ["STREAM_ENDED_BEFORE_RUN_CLOSED", 3, 1],
     ]);
   });
 
@@ -351,6 +352,12 @@ describe("the events' JSON", () => {
       type: "X",
     });
     expect(eventJson({ type: "X", s: "<".repeat(10_000) }).length).toBeLessThan(6 * 10_100);
+  });
+
+  it("says how long a string was when what the command kept of it is clipped again", () => {
+    const kept = boundedCopy({ type: "CUSTOM", value: "A<".repeat(512 * 1024) });
+    expect(eventJson(kept)).toContain("… (1,048,576 characters)");
+    expect(eventJson(kept).length).toBeLessThan(5_000);
   });
 
   it("writes a lone surrogate as U+FFFD", () => {

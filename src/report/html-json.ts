@@ -8,7 +8,7 @@
 
 import { SseDecodeFailure } from "../errors.ts";
 import { wellFormed } from "./formats-shared.ts";
-import { count } from "./safe.ts";
+import { count, isBidiControl } from "./safe.ts";
 
 /** How much of one value the report shows. */
 export const LIMITS = {
@@ -22,18 +22,33 @@ export const LIMITS = {
   keys: 200,
   /** Nesting: a container deeper than this is shown as "[…]" or "{…}". */
   depth: 20,
-  /** Page characters of one event's JSON (each `<` counts 6: it is written `\u003c`). */
+  /** Page characters of one event's JSON (each `<` counts 6: it is written `\u003c`; see {@link escapedInPage}). */
   event: 64 * 1024,
 } as const;
 
 /** What a budget cut leaves in place of the members it drops. */
 const CUT = "… (cut: too large to show)";
 
-/** Page characters of `text`: its length, and 5 more for each `<` (written `\u003c`). */
+/**
+ * Whether the page writes this character as a `\uHHHH` escape in its data: `<` (so the
+ * data cannot end its script element), U+2028, U+2029 and the bidirectional controls (so
+ * its source reads as it is).
+ */
+export const escapedInPage = (c: number): boolean =>
+  c === 0x3c || c === 0x2028 || c === 0x2029 || isBidiControl(c);
+
+/** `json` as the page holds it: each character {@link escapedInPage} as `\uHHHH`. */
+export const pageJson = (json: string): string =>
+  json.replace(
+    /[<\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
+/** Page characters of `text`: its length, and 5 more for each character {@link escapedInPage}. */
 export function pageCost(text: string): number {
-  let lt = 0;
-  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) lt++;
-  return text.length + 5 * lt;
+  let cost = text.length;
+  for (let i = 0; i < text.length; i++) if (escapedInPage(text.charCodeAt(i))) cost += 5;
+  return cost;
 }
 
 /** The longest prefix of `text` of at most `max` characters and `maxCost` page characters, not splitting a surrogate pair. */
@@ -42,7 +57,7 @@ function prefix(text: string, max: number, maxCost: number): string {
   let used = 0;
   const limit = Math.min(text.length, max);
   while (end < limit) {
-    const step = text.charCodeAt(end) === 0x3c ? 6 : 1;
+    const step = escapedInPage(text.charCodeAt(end)) ? 6 : 1;
     if (used + step > maxCost) break;
     used += step;
     end++;
@@ -51,6 +66,9 @@ function prefix(text: string, max: number, maxCost: number): string {
   if (end > 0 && end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
   return text.slice(0, end);
 }
+
+/** The note a clipped string ends with. */
+const CLIP_NOTE = /… \(([\d,]+) characters\)$/;
 
 /**
  * `text` as a JSON string literal of at most `max` characters of content and about
@@ -63,8 +81,11 @@ export function clippedLiteral(
   maxCost = Number.POSITIVE_INFINITY,
 ): string {
   if (text.length <= max && pageCost(text) + 2 <= maxCost) return JSON.stringify(wellFormed(text));
-  const note = `… (${count(text.length)} characters)`;
-  const kept = prefix(text, Math.max(max - note.length, 0), Math.max(maxCost - note.length - 2, 0));
+  // Clipped before (the command keeps events clipped): still the original length.
+  const before = CLIP_NOTE.exec(text);
+  const body = before === null ? text : text.slice(0, before.index);
+  const note = `… (${before?.[1] ?? count(text.length)} characters)`;
+  const kept = prefix(body, Math.max(max - note.length, 0), Math.max(maxCost - note.length - 2, 0));
   return JSON.stringify(wellFormed(kept + note));
 }
 

@@ -5,15 +5,17 @@
  * that opened it to the one that closed it, where each event sits, and where each finding
  * is pinned. Beyond 20,000 events the middle is elided. Library code: no I/O.
  *
- * The picture follows the linter: an event that a rule rejected (an error finding at it,
- * as far as the report's first and last indexes tell) opens and closes nothing, and the
- * rest is read as the rules read it (a start for an open id, an end for a closed one, a
- * chunk: nothing opens or closes).
+ * The picture draws the stream as it was sent, the findings pinned on it say what the rules
+ * reject: a run starts at a RUN_STARTED outside a run and ends at its RUN_FINISHED or
+ * RUN_ERROR (what is still open then ends with it, unclosed); a start opens an id that is
+ * not open, an end closes one that is; chunks, results, state, raw and custom events open
+ * and close nothing. A run's events belong to the lane of their subagent tag, a bar's to
+ * the bar's lane (a tool call without a tag: its parent message's).
  * @module
  */
 
 import { SseDecodeFailure } from "../errors.ts";
-import type { Finding, LintReport } from "../lint/types.ts";
+import type { LintReport } from "../lint/types.ts";
 import {
   type BarData,
   elided,
@@ -116,18 +118,6 @@ export function stubOf(event: unknown): object | undefined {
   return stub;
 }
 
-/** The indexes of the events a rule rejected, by what the report tells: each error's first and last. */
-function rejected(findings: readonly Finding[]): Map<number, string | undefined> {
-  const out = new Map<number, string | undefined>();
-  for (const f of findings) {
-    // A rule's finding, whatever its reported severity; the schema alone keeps ordering effects.
-    if (f.rule === undefined || f.code === "SCHEMA_MISMATCH") continue;
-    out.set(f.index, f.eventType);
-    out.set(f.lastIndex, f.eventType);
-  }
-  return out;
-}
-
 interface Bar {
   lane: number;
   kind: number;
@@ -159,7 +149,6 @@ class Timeline {
   readonly types: string[] = [];
   readonly #typeIndex = new Map<string, number>();
   readonly #gap: readonly [number, number] | undefined;
-  readonly #rejected: Map<number, string | undefined>;
   /** The index ranges of the INVALID_JSON findings. */
   readonly #notJson: (readonly [number, number])[];
   /** "before" a run, "running", or the way the last run closed. */
@@ -179,7 +168,6 @@ class Timeline {
 
   constructor(gap: readonly [number, number] | undefined, report: LintReport) {
     this.#gap = gap;
-    this.#rejected = rejected(report.findings);
     this.#notJson = report.findings
       .filter((f) => f.code === "INVALID_JSON")
       .map((f) => [f.index, f.lastIndex] as const);
@@ -277,10 +265,6 @@ class Timeline {
     const type = object ? prop(event, "type") : undefined;
     if (!object || type === undefined) {
       this.#tick(i, event, undefined);
-      return;
-    }
-    if (this.#rejected.has(i) && this.#rejected.get(i) === type) {
-      this.#tick(i, event, UNTAGGED.has(type) ? undefined : prop(event, "subagentRunId"));
       return;
     }
     if (type === "RUN_STARTED") {

@@ -184,9 +184,11 @@ function drawSection(ctx, s, into) {
     var lane = l === -1 ? null : m.lanes[l];
     var L = el("div", "lane");
     var label;
-    if (lane === null || lane[2] === null) {
+    if (lane === null) {
+      label = "outside runs";
+    } else if (lane[2] === null) {
       L.dataset.lane = "parent";
-      label = lane === null ? "outside runs" : "parent";
+      label = "parent";
     } else {
       L.dataset.lane = "subagent";
       L.dataset.subagent = lane[2];

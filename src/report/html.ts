@@ -13,7 +13,7 @@
 
 import type { LintReport } from "../lint/types.ts";
 import { cspHash } from "./html-hash.ts";
-import { eventJson } from "./html-json.ts";
+import { eventJson, pageJson } from "./html-json.ts";
 import { inputModel } from "./html-model.ts";
 import { PAGE_SCRIPT } from "./html-script.ts";
 import { PAGE_STYLE } from "./html-style.ts";
@@ -114,9 +114,6 @@ function inputData(input: HtmlInput | HtmlProblem): string {
   return `${meta.slice(0, -1)},"ev":[${parts.join(",")}]}`;
 }
 
-/** `<` as `\u003c`: the text can then never close the script element that holds it. */
-const scriptSafe = (json: string): string => json.replace(/</g, "\\u003c");
-
 /**
  * One self-contained HTML page for the linted inputs (SPEC §22): for each input its
  * verdict, its findings by code, a timeline per run (a lane per agent, a bar per message,
@@ -173,7 +170,7 @@ export function renderHtml(
     "<noscript><p>This report draws its timelines with JavaScript: allow scripts for this file to see them.</p></noscript>",
     '<main id="app"></main>',
     '<aside id="detail" aria-live="polite"></aside>',
-    `<script type="application/json" id="ag-ui-verify-data">${scriptSafe(data)}</script>`,
+    `<script type="application/json" id="ag-ui-verify-data">${pageJson(data)}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,
     "</body>",
     "</html>",
