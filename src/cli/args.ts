@@ -50,7 +50,7 @@ export interface Options {
 }
 
 /** The report formats of `--reporter`. */
-export const REPORTERS = ["text", "ndjson", "junit", "sarif", "github"] as const;
+export const REPORTERS = ["text", "ndjson", "junit", "sarif", "github", "html"] as const;
 export type Reporter = (typeof REPORTERS)[number];
 
 /** What every input is read and linted with, from the command line. */
@@ -62,6 +62,8 @@ export function lintOptions(options: Options): ReadOptions {
     maxBufferSize: options.maxBufferSize,
     maxIds: options.maxIds,
     severity: options.severity,
+    // The HTML report draws the events: each input keeps them, bounded (SPEC §22).
+    keepEvents: options.reporter === "html",
   };
 }
 

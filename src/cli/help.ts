@@ -19,7 +19,7 @@ Usage:
 
 Most used options:
   --strict                 also check every event against the AG-UI event schema
-  --reporter <name>        text (default), ndjson, junit, sarif or github
+  --reporter <name>        text (default), ndjson, junit, sarif, github or html
   --output <file>          write the report to this file instead of stdout
   --fail-on <level>        exit 1 on an error (default), a warning, or none
   --severity <CODE=level>  report CODE as error, warning or off; repeat for more
@@ -122,7 +122,9 @@ Output:
                              {"summary": {...}} line), junit (JUnit XML: a test case per
                              input), sarif (SARIF 2.1.0, for code scanning), github (GitHub
                              Actions workflow commands: an annotation per finding, and a
-                             table of the inputs appended to $GITHUB_STEP_SUMMARY when set)
+                             table of the inputs appended to $GITHUB_STEP_SUMMARY when set),
+                             html (one self-contained page: a timeline per run with every
+                             finding pinned at its event, and the events; use --output)
   --json                     the same as --reporter ndjson
   --output <file>            write the report to this file instead of stdout
   --fail-on <level>          exit 1 when a finding of this severity or worse exists: error

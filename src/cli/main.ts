@@ -72,7 +72,15 @@ function writerOptions(options: Options, out: Output, single: boolean): WriterOp
   // GitHub Actions sets it for each step; empty or unset, there is no step summary.
   const stepSummary =
     options.reporter === "github" ? process.env.GITHUB_STEP_SUMMARY || undefined : undefined;
-  return { tool: tool(rules), rulesPage: rules.text, single, color, cwd, stepSummary };
+  return {
+    tool: tool(rules),
+    rulesPage: rules.text,
+    single,
+    color,
+    cwd,
+    stepSummary,
+    rulesUrl: options.rulesUrl,
+  };
 }
 
 /**

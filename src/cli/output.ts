@@ -10,6 +10,7 @@ import process from "node:process";
 import type { LintedInput, ToolInfo } from "../report/formats-shared.ts";
 import { jsonText } from "../report/formats-shared.ts";
 import { github, StepSummary } from "../report/github.ts";
+import { type HtmlInput, type HtmlProblem, renderHtml } from "../report/html.ts";
 import { junit } from "../report/junit.ts";
 import { lintText } from "../report/lint-text.ts";
 import { inputObject } from "../report/ndjson.ts";
@@ -89,6 +90,21 @@ export interface WriterOptions {
   readonly cwd: string;
   /** `$GITHUB_STEP_SUMMARY`: the file `--reporter github` appends its Markdown table to. */
   readonly stepSummary?: string | undefined;
+  /**
+   * `--rules-url`, when given: the HTML report links to it, else to the hosted rule pages
+   * (the packaged page's `file:` URL would not open where the report is read, e.g. from a
+   * CI artifact).
+   */
+  readonly rulesUrl?: string | undefined;
+}
+
+/** An input as the HTML report takes it. */
+function htmlInput(input: LintedInput): HtmlInput | HtmlProblem {
+  const url = input.url === undefined ? {} : { url: input.url };
+  if (input.report === undefined) {
+    return { name: input.name, problem: input.problem ?? "not read", ...url };
+  }
+  return { name: input.name, report: input.report, events: input.events ?? [], ...url };
 }
 
 /** Appends the step summary's Markdown to `path`; a {@link UsageError} when it cannot. */
@@ -107,7 +123,7 @@ function appendStepSummary(path: string, summary: StepSummary): void {
 export function reportWriter(
   reporter: Reporter,
   out: Output,
-  { tool, rulesPage, single, color, cwd, stepSummary }: WriterOptions,
+  { tool, rulesPage, single, color, cwd, stepSummary, rulesUrl }: WriterOptions,
 ): ReportWriter {
   const all: LintedInput[] = [];
   switch (reporter) {
@@ -131,6 +147,11 @@ export function reportWriter(
         },
       };
     }
+    case "html":
+      return {
+        input: (input) => all.push(input),
+        end: () => out.write(renderHtml(all.map(htmlInput), { rulesUrl, version: tool.version })),
+      };
     case "junit":
     case "sarif":
       return {

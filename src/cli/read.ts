@@ -33,6 +33,8 @@ import { ioMessage, NotRegular, UsageError } from "./problems.ts";
 export interface ReadOptions extends Omit<LintOptions, "schema" | "protobuf"> {
   readonly format?: Format | undefined;
   readonly strict?: boolean | undefined;
+  /** Keep each input's events, bounded, for the HTML report. */
+  readonly keepEvents?: boolean | undefined;
 }
 
 /** A reader for one input, with the schema when `strict`; protobuf frames are always read. */
@@ -84,8 +86,14 @@ const CHUNK = 64 * 1024;
 const buffer = new Uint8Array(CHUNK);
 
 function read(name: string, url: string | undefined, reader: InputReader): Read {
-  const { report, array } = reader.finish();
-  return { name, ...(url === undefined ? {} : { url }), report, ...(array ? { array } : {}) };
+  const { report, array, events } = reader.finish();
+  return {
+    name,
+    ...(url === undefined ? {} : { url }),
+    report,
+    ...(array ? { array } : {}),
+    ...(events === undefined ? {} : { events }),
+  };
 }
 
 /**

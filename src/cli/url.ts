@@ -137,8 +137,8 @@ export async function lintUrl(url: string, options: Options): Promise<Read> {
         `the connection to ${url} broke after ${plural(events, "event")}: ${causeOf(thrown)}`,
       );
     }
-    const { report } = reader.finish();
-    return { name: url, report, live: true };
+    const { report, events: kept } = reader.finish();
+    return { name: url, report, live: true, ...(kept === undefined ? {} : { events: kept }) };
   } finally {
     clearTimeout(timer);
   }

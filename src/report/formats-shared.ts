@@ -24,6 +24,8 @@ export interface LintedInput {
   readonly array?: boolean | undefined;
   /** `--url`: a live stream, not a recording. */
   readonly live?: boolean | undefined;
+  /** The events, as the HTML report takes them (kept only for it: SPEC §22). */
+  readonly events?: readonly unknown[] | undefined;
 }
 
 /** The tool the reports name. */

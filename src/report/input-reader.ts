@@ -9,10 +9,13 @@ import { Linter } from "../lint/linter.ts";
 import { LintReader } from "../lint/stream.ts";
 import type { LintOptions, LintReport } from "../lint/types.ts";
 import { concat, type Format } from "../sse/json-lines.ts";
+import { EventKeeper } from "./html-keep.ts";
 
 /** What an input is linted with: the linter's options, and the input format, if forced. */
 export interface ReaderOptions extends LintOptions {
   readonly format?: Format | undefined;
+  /** Keep the events, bounded, for the HTML report (SPEC §22): `finish` then gives them. */
+  readonly keepEvents?: boolean | undefined;
 }
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
@@ -41,10 +44,15 @@ export class InputReader {
   #heldBytes = 0;
   /** The first byte that is not whitespace, once seen. */
   #first = -1;
+  readonly #keeper: EventKeeper | undefined;
 
   constructor(options: ReaderOptions = {}) {
     this.#options = options;
-    this.#reader = new LintReader(options);
+    const keeper = options.keepEvents === true ? new EventKeeper() : undefined;
+    this.#keeper = keeper;
+    this.#reader = new LintReader(
+      keeper === undefined ? options : { ...options, onValue: (value) => keeper.push(value) },
+    );
   }
 
   /** How many events were read so far. */
@@ -74,8 +82,11 @@ export class InputReader {
     this.#reader.push(chunk);
   }
 
-  /** The report, and whether the input was read as one JSON array. */
-  finish(): { report: LintReport; array: boolean } {
+  /**
+   * The report, whether the input was read as one JSON array, and with `keepEvents` the
+   * events as the HTML report takes them.
+   */
+  finish(): { report: LintReport; array: boolean; events?: unknown[] } {
     const held = this.#held;
     if (held !== undefined) {
       const bytes = concat(held);
@@ -83,16 +94,24 @@ export class InputReader {
         firstByte(bytes) === 0x5b && this.#options.format !== "sse" ? arrayOf(bytes) : undefined;
       if (events !== undefined) {
         const linter = new Linter(this.#options);
-        for (const event of events) linter.push(event);
+        for (const event of events) {
+          this.#keeper?.push(event);
+          linter.push(event);
+        }
         const report = linter.end();
         return {
           report: { ...report, input: { format: "jsonl", bytes: bytes.length } },
           array: true,
+          ...this.#kept(),
         };
       }
       this.#release();
     }
-    return { report: this.#reader.finish(), array: false };
+    return { report: this.#reader.finish(), array: false, ...this.#kept() };
+  }
+
+  #kept(): { events?: unknown[] } {
+    return this.#keeper === undefined ? {} : { events: this.#keeper.events() };
   }
 
   #release(): void {

@@ -91,7 +91,7 @@ describe("a misspelt flag: did you mean …?", () => {
   it("names the closest reporter and code too, and --json carries the suggestion", async () => {
     const reporter = await cli(["--reporter", "sarf", "x.sse"]);
     expect(reporter.stderr).toContain(
-      'unknown reporter "sarf"; expected one of text, ndjson, junit, sarif, github: did you mean sarif?',
+      'unknown reporter "sarf"; expected one of text, ndjson, junit, sarif, github, html: did you mean sarif?',
     );
     const code = await cli(["--severity", "RUN_ID_MISMTACH=off", "x.sse"]);
     expect(code.stderr).toContain(
