@@ -20,6 +20,7 @@ import { isatty, ReadStream } from "node:tty";
 import type { LintOptions, LintReport } from "../lint/types.ts";
 import { protobuf } from "../proto/index.ts";
 import type { LintedInput } from "../report/formats-shared.ts";
+import { EventKeeper } from "../report/html-keep.ts";
 import { InputReader } from "../report/input-reader.ts";
 import { agUiSchema } from "../schema/index.ts";
 import type { Format } from "../sse/json-lines.ts";
@@ -39,8 +40,14 @@ export interface ReadOptions extends Omit<LintOptions, "schema" | "protobuf"> {
 
 /** A reader for one input, with the schema when `strict`; protobuf frames are always read. */
 export function inputReader(options: ReadOptions): InputReader {
-  const { strict, ...rest } = options;
-  return new InputReader({ ...rest, schema: strict === true ? agUiSchema : undefined, protobuf });
+  const { strict, keepEvents, ...rest } = options;
+  const keep = keepEvents === true ? new EventKeeper() : undefined;
+  return new InputReader({
+    ...rest,
+    schema: strict === true ? agUiSchema : undefined,
+    protobuf,
+    keep,
+  });
 }
 
 /** A linted input as the command reads it: always with a report. */

@@ -9,13 +9,21 @@ import { Linter } from "../lint/linter.ts";
 import { LintReader } from "../lint/stream.ts";
 import type { LintOptions, LintReport } from "../lint/types.ts";
 import { concat, type Format } from "../sse/json-lines.ts";
-import { EventKeeper } from "./html-keep.ts";
 
 /** What an input is linted with: the linter's options, and the input format, if forced. */
 export interface ReaderOptions extends LintOptions {
   readonly format?: Format | undefined;
-  /** Keep the events, bounded, for the HTML report (SPEC §22): `finish` then gives them. */
-  readonly keepEvents?: boolean | undefined;
+  /**
+   * Where the events go as they are read, for the HTML report (SPEC §22): the command's
+   * `EventKeeper` (report/html-keep.ts); `finish` then gives its `events()`.
+   */
+  readonly keep?: EventSink | undefined;
+}
+
+/** What keeps an input's events (the HTML report's `EventKeeper`). */
+export interface EventSink {
+  push(value: unknown): void;
+  events(): unknown[];
 }
 
 const DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
@@ -44,11 +52,11 @@ export class InputReader {
   #heldBytes = 0;
   /** The first byte that is not whitespace, once seen. */
   #first = -1;
-  readonly #keeper: EventKeeper | undefined;
+  readonly #keeper: EventSink | undefined;
 
   constructor(options: ReaderOptions = {}) {
     this.#options = options;
-    const keeper = options.keepEvents === true ? new EventKeeper() : undefined;
+    const keeper = options.keep;
     this.#keeper = keeper;
     this.#reader = new LintReader(
       keeper === undefined ? options : { ...options, onValue: (value) => keeper.push(value) },
@@ -83,8 +91,8 @@ export class InputReader {
   }
 
   /**
-   * The report, whether the input was read as one JSON array, and with `keepEvents` the
-   * events as the HTML report takes them.
+   * The report, whether the input was read as one JSON array, and with `keep` the events
+   * as the HTML report takes them.
    */
   finish(): { report: LintReport; array: boolean; events?: unknown[] } {
     const held = this.#held;
