@@ -388,13 +388,6 @@ if (gc) {
   );
   const hHeader = ["run", "ag-ui-verify", "@ag-ui/client"];
   const hRows = rows.map((r) => [r.name, fmtBytes(r.heap?.ours), fmtBytes(r.heap?.upstream)]);
-  const hw = hHeader.map((h, i) => Math.max(h.length, ...hRows.map((row) => row[i].length)));
-  const hLine = (cells) =>
-    cells
-      .map((c, i) => c.padEnd(hw[i]))
-      .join("  ")
-      .trimEnd();
-  console.log(hLine(hHeader));
-  for (const row of hRows) console.log(hLine(row));
+  printTable(hHeader, hRows);
 }
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
