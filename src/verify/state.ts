@@ -5,6 +5,8 @@
  * @module
  */
 
+import { keepShape } from "../_util/shapes.ts";
+
 /** Who produced an entity: a subagent id, or `null` for the parent agent. */
 export type Owner = string | null;
 export const PARENT = null;
@@ -139,6 +141,8 @@ export class OpenIds {
     return this.#ids.values();
   }
 }
+
+keepShape(new OpenIds());
 
 /** One of the four slots of {@link OpenIds}. */
 export function slotOf(id: string): number {

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { keepShape } from "../_util/shapes.ts";
 import type { VerifyError } from "../errors.ts";
 import type { AgUiEvent } from "../events/index.ts";
 import type { StandardSchemaV1 } from "../schema/standard-schema.ts";
@@ -310,6 +311,8 @@ export class Verifier<O extends VerifierOptions = VerifierOptions> {
     throw error;
   }
 }
+
+keepShape(new Verifier());
 
 /** A rule's checks and effects on an event the schema rejected: a rule's own failure is reported as that rejection. */
 function effectsOf(rule: Rule, run: Run, event: Rec, rejected: Violation): ReturnType<Rule> {
