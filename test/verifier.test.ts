@@ -434,3 +434,61 @@ describe("isVerifyError across realms", () => {
     expect(isVerifyError(foreign)).toBe(true);
   });
 });
+
+// Issue 28: an owner registry past 2,048 ids is spread over 16 maps (src/verify/state.ts).
+// What it records before, at and after that point reads back the same, and ids are counted
+// against maxIds once, whichever map holds them.
+describe("owner registries past 2,048 ids", () => {
+  const N = 5_000;
+  /** N parent-owned text messages (ids ending in every character the ids use), each closed. */
+  const messages = () => {
+    const events: object[] = [RS];
+    for (let i = 0; i < N; i++) {
+      const messageId = `m${i}`;
+      events.push({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" });
+      events.push({ type: "TEXT_MESSAGE_END", messageId });
+    }
+    return events;
+  };
+
+  it.each([0, 7, 2_047, 2_048, 2_049, 4_999])("still knows the owner of message m%i", (i) => {
+    const reopen = { type: "TEXT_MESSAGE_START", messageId: `m${i}`, role: "assistant" };
+    // The parent re-opens its own message: accepted.
+    expect(() =>
+      verifyAll([...messages(), reopen, { ...reopen, type: "TEXT_MESSAGE_END" }, RF]),
+    ).not.toThrow();
+    // A subagent re-opens it: rule 9.
+    const e = caught(() => verifyAll([...messages(), { ...reopen, subagentRunId: "x" }]));
+    expect(isVerifyError(e) && e.code).toBe("OWNER_MISMATCH");
+    expect(isVerifyError(e) && e.message).toContain(
+      `text message "m${i}" is owned by the parent agent`,
+    );
+    // A subagent's tool call under it: rule 10, found through the registry too.
+    const call = {
+      type: "TOOL_CALL_START",
+      toolCallId: "c",
+      toolCallName: "f",
+      parentMessageId: `m${i}`,
+      subagentRunId: "x",
+    };
+    const f = caught(() => verifyAll([...messages(), call]));
+    expect(isVerifyError(f) && f.code).toBe("TOOL_CALL_PARENT_OWNER_MISMATCH");
+  });
+
+  it("counts each id against maxIds once, before and after the split", () => {
+    const events = messages();
+    // Exactly N ids: fits; re-opening recorded ids adds none.
+    const again = [0, 2_048, 4_999].flatMap((i) => [
+      { type: "TEXT_MESSAGE_START", messageId: `m${i}`, role: "assistant" },
+      { type: "TEXT_MESSAGE_END", messageId: `m${i}` },
+    ]);
+    expect(() => verifyAll([...events, ...again, RF], { maxIds: N })).not.toThrow();
+    // One more id does not fit.
+    const extra = { type: "TEXT_MESSAGE_START", messageId: "new", role: "assistant" };
+    const e = caught(() => verifyAll([...events, ...again, extra], { maxIds: N }));
+    expect(isVerifyError(e) && [e.code, e.index]).toEqual([
+      "ID_LIMIT_EXCEEDED",
+      1 + 2 * N + again.length,
+    ]);
+  });
+});

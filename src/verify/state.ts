@@ -43,7 +43,7 @@ export interface Run {
   readonly reasoning: Lane;
   /** Open reasoning spans (REASONING_START / _END); the span registry, a namespace of its own. */
   readonly spans: Lane;
-  readonly activityOwners: Map<string, Owner>;
+  readonly activityOwners: Registry;
   /** step name → the owners that hold a step of that name open (never empty). */
   readonly openSteps: Map<string, Set<Owner>>;
   readonly activeSubagents: Set<string>;
@@ -78,7 +78,7 @@ export function newRun(maxIds = Number.POSITIVE_INFINITY, threadId?: string, run
     toolCalls: newLane(),
     reasoning: newLane(),
     spans: newLane(),
-    activityOwners: new Map(),
+    activityOwners: new Registry(),
     openSteps: new Map(),
     activeSubagents: new Set(),
     finishedSubagents: new Set(),
@@ -96,12 +96,64 @@ export function newRun(maxIds = Number.POSITIVE_INFINITY, threadId?: string, run
  */
 export interface Lane {
   readonly open: OpenIds;
-  readonly owners: Map<string, Owner>;
+  readonly owners: Registry;
 }
 
 export function newLane(): Lane {
-  return { open: new OpenIds(), owners: new Map() };
+  return { open: new OpenIds(), owners: new Registry() };
 }
+
+/**
+ * An owner registry: each id's owner, kept for the rest of the run. One map at first; past
+ * {@link SPLIT_AT} ids, 16 maps, chosen by the id's last character. V8 moves a Map's table
+ * out to its large-object space once it outgrows a regular object (some 5,000 entries), and
+ * each growth there costs several times more per entry (8,579 tool call ids: about 190 ns
+ * per insert into one Map, 55 ns spread over 16). Runs that hold few ids keep one map, so
+ * a stream of many small runs allocates no more than before.
+ */
+export class Registry {
+  /** The one map, until the split; then undefined. */
+  #one: Map<string, Owner> | undefined = new Map();
+  /** After the split: the 16 maps (before it, one empty list all registries share). */
+  #maps: readonly Map<string, Owner>[] = UNSPLIT;
+
+  get(id: string): Owner | undefined {
+    const one = this.#one;
+    return one !== undefined ? one.get(id) : this.#shard(id).get(id);
+  }
+
+  has(id: string): boolean {
+    const one = this.#one;
+    return one !== undefined ? one.has(id) : this.#shard(id).has(id);
+  }
+
+  set(id: string, owner: Owner): void {
+    const one = this.#one;
+    if (one === undefined) {
+      this.#shard(id).set(id, owner);
+      return;
+    }
+    one.set(id, owner);
+    if (one.size > SPLIT_AT) {
+      const maps: Map<string, Owner>[] = [];
+      for (let i = 0; i < 16; i++) maps.push(new Map());
+      this.#maps = maps;
+      this.#one = undefined;
+      for (const [key, value] of one) this.#shard(key).set(key, value);
+    }
+  }
+
+  /** The map of `id` once split: by the last character's code, its low 4 bits. */
+  #shard(id: string): Map<string, Owner> {
+    return this.#maps[id.charCodeAt(id.length - 1) & 15] as Map<string, Owner>;
+  }
+}
+
+/** How many ids a {@link Registry} holds in one map. */
+const SPLIT_AT = 2_048;
+const UNSPLIT: readonly Map<string, Owner>[] = [];
+
+keepShape(new Registry());
 
 /**
  * The ids of one kind that are open now. Messages and tool calls stream token by token, a

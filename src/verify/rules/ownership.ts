@@ -6,7 +6,7 @@
  */
 
 import { hold, keep, optStr, reqStr, reserve, type SeedMessage, weight } from "../fields.ts";
-import { type Owner, PARENT, type Rec, type Run } from "../state.ts";
+import { type Owner, PARENT, type Rec, type Registry, type Run } from "../state.ts";
 import { describeSubagents, isNotOpen, isOpen, ownerName, q, Violation } from "../violations.ts";
 
 // ---------------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ export function checkAgrees(
 
 /** For continuations and terminators, which never record an owner (SPEC §8.2). */
 export function checkOwner(
-  owners: Map<string, Owner>,
+  owners: Registry,
   id: string,
   tag: string | undefined,
   noun: string,
@@ -47,7 +47,7 @@ export function checkOwner(
  */
 export function recordOrCheckOwner(
   run: Run,
-  owners: Map<string, Owner>,
+  owners: Registry,
   id: string,
   tag: string | undefined,
   noun: string,
@@ -76,7 +76,7 @@ export function seed(run: Run, messages: readonly SeedMessage[], authoritative: 
 }
 
 /** The owner registry a replayed message's role selects (SPEC §8.5). */
-function registryOf(run: Run, role: string): Map<string, Owner> {
+function registryOf(run: Run, role: string): Registry {
   return role === "reasoning"
     ? run.reasoning.owners
     : role === "activity"
@@ -93,7 +93,7 @@ function newIds(run: Run, messages: readonly SeedMessage[]): number {
   const room = run.maxIds - run.held;
   const seen = new Set<string>();
   let count = 0;
-  const add = (registry: Map<string, Owner>, kind: string, id: string) => {
+  const add = (registry: { has(id: string): boolean }, kind: string, id: string) => {
     if (count > room || registry.has(id)) return;
     const key = `${kind}${id}`;
     if (seen.has(key)) return;
