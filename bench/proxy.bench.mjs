@@ -19,7 +19,8 @@
  * Every pass reads a fresh pull-based body that enqueues one chunk per pull. Before timing,
  * (a) must read every event, (p) and (l) must pass every byte through (converted for lf),
  * and (p) must cut a corrupted copy short; otherwise the script exits 1. Ratios are printed,
- * never asserted (target: (p) >= 1.5x the floor's speed).
+ * never asserted (goal, issue 28: (p) >= 1.3x the floor's speed on every run, which (s)/(a)
+ * bounds).
  *
  * Then a memory check: a long run streams through (p) from a GENERATING source (one encoded
  * segment replayed, its message and tool-call ids re-opened each time, never held whole),
@@ -265,7 +266,7 @@ const labels = PIPELINES.map((p) => p.label);
 printColumns(["run", "events", "MB", "chunks", "n", ...labels, "p/a", "l/a", "s/a"], rows);
 const range = (xs) => `${Math.min(...xs).toFixed(2)}x–${Math.max(...xs).toFixed(2)}x`;
 console.log(
-  `\nspeed of (p) vs the floor (a): ${range(ratios.p)} (target >= 1.5x); (l): ${range(ratios.l)}`,
+  `\nspeed of (p) vs the floor (a): ${range(ratios.p)} (goal >= 1.3x); (l): ${range(ratios.l)}`,
 );
 console.log(
   `the bound (s), decoding and verifying with no stream at all, vs (a): ${range(ratios.s)}`,
