@@ -10,6 +10,10 @@
  * exits 1 when a bundle grows past its budget. Budgets are today's sizes, lowered as the
  * size work lands; the goal for `{ verifiedEvents }` is 5,000 B. Options: --check,
  * --budgets=FILE (another budget file).
+ *
+ * Then the parts `{ verifiedEvents }` is made of, each bundled alone (no budgets): the
+ * verifier (`{ Verifier }`), the SSE decoding core (internal `SseDecoder`, with
+ * eventsource-parser) and eventsource-parser alone, which show what bounds the goal.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -69,8 +73,17 @@ async function measure({ name, code }) {
   };
 }
 
+/** The parts of `{ verifiedEvents }`, for what bounds its size; no budgets. */
+const PARTS = [
+  ["{ Verifier }: the rules and messages", 'export { Verifier } from "./dist/index.js";'],
+  ["SseDecoder: SSE decoding (internal)", 'export { SseDecoder } from "./dist/sse/decoder.js";'],
+  ["eventsource-parser alone", 'export { createParser } from "eventsource-parser";'],
+].map(([name, code]) => ({ name, code }));
+
 const rows = [];
 for (const entry of ENTRIES) rows.push(await measure(entry));
+const parts = [];
+for (const entry of PARTS) parts.push(await measure(entry));
 
 let budgets;
 try {
@@ -112,6 +125,19 @@ console.log(
     `smaller than the official client's verifyEvents; the goal is ${fmt(TARGET_GZIP)} B ` +
     `(${ours.gzip <= TARGET_GZIP ? "reached" : `${fmt(ours.gzip - TARGET_GZIP)} B to go`}).`,
 );
+console.log("\nits parts, each bundled alone (they share a little: errors, the verifier's types)");
+const partCells = parts.map((r) => [r.name, fmt(r.raw), fmt(r.gzip), fmt(r.brotli)]);
+const pWidths = header
+  .slice(0, 4)
+  .map((h, i) => Math.max(h.length, ...partCells.map((row) => row[i].length)));
+for (const row of partCells) {
+  console.log(
+    row
+      .map((c, i) => (i === 0 ? c.padEnd(pWidths[i]) : c.padStart(pWidths[i])))
+      .join("  ")
+      .trimEnd(),
+  );
+}
 for (const r of over)
   console.log(
     `OVER BUDGET: ${r.name} is ${fmt(r.gzip)} B gzipped, its budget ${fmt(budgets[r.name])} B`,
