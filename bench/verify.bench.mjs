@@ -105,6 +105,18 @@ function passUpstream(events) {
   return count;
 }
 
+/** The id an event streams by: a switch on its type. */
+function idOf(e) {
+  switch (e.type) {
+    case "TOOL_CALL_START":
+    case "TOOL_CALL_ARGS":
+    case "TOOL_CALL_END":
+      return e.toolCallId;
+    default:
+      return e.messageId;
+  }
+}
+
 /**
  * The floor of any per-event verifier: a switch on the type and one Map look-up per event
  * (an insert the first time an id is seen), with no checks. What the per-event path costs
@@ -114,16 +126,7 @@ function passFloor(events) {
   const seen = new Map();
   let n = 0;
   for (const e of events) {
-    let id;
-    switch (e.type) {
-      case "TOOL_CALL_START":
-      case "TOOL_CALL_ARGS":
-      case "TOOL_CALL_END":
-        id = e.toolCallId;
-        break;
-      default:
-        id = e.messageId;
-    }
+    const id = idOf(e);
     if (id !== undefined && !seen.has(id)) seen.set(id, e.type);
     n++;
   }
@@ -132,7 +135,7 @@ function passFloor(events) {
 
 /**
  * The floor, plus what rule 9 needs at least for an event that names a subagent
- * (`subagentRunId`): a second look-up, of the id's recorded owner, and a comparison with the
+ * (`subagentRunId`): the look-up returns the id's recorded owner, which is compared with the
  * tag. A run where many events carry a tag (the agentic one) costs that much more.
  */
 let tagSink = 0;
@@ -140,16 +143,7 @@ function passFloorTagged(events) {
   const seen = new Map();
   let n = 0;
   for (const e of events) {
-    let id;
-    switch (e.type) {
-      case "TOOL_CALL_START":
-      case "TOOL_CALL_ARGS":
-      case "TOOL_CALL_END":
-        id = e.toolCallId;
-        break;
-      default:
-        id = e.messageId;
-    }
+    const id = idOf(e);
     if (id !== undefined) {
       const owner = seen.get(id);
       const tag = e.subagentRunId;
