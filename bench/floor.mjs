@@ -31,3 +31,21 @@ export async function floor(body) {
     if (typeof JSON.parse(value.data).type === "string") n++;
   }
 }
+
+/**
+ * The bound with no stream at all: ag-ui-verify's decoding core and verifier (`lib`, its
+ * `Verifier` and internal `SseDecoder`) over the chunks in a plain loop. Returns the number
+ * of events verified.
+ */
+export function noStream(chunks, lib) {
+  const verifier = new lib.Verifier();
+  let n = 0;
+  const decoder = new lib.SseDecoder((value) => {
+    verifier.verify(value);
+    n++;
+  });
+  for (const chunk of chunks) decoder.push(chunk);
+  decoder.finish();
+  verifier.end();
+  return n;
+}

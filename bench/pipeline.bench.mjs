@@ -46,7 +46,7 @@ import {
   transformHttpEventStream,
   verifyEvents,
 } from "@ag-ui/client";
-import { bodyOf, floor } from "./floor.mjs";
+import { bodyOf, floor, noStream } from "./floor.mjs";
 import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, toolRun } from "./runs.mjs";
 
@@ -149,18 +149,7 @@ async function ours(body, options) {
 }
 
 /** (s) decodes and verifies the chunks in a plain loop, no stream; resolves to the count. */
-function noStream(_body, chunks) {
-  const verifier = new Verifier();
-  let n = 0;
-  const decoder = new SseDecoder((value) => {
-    verifier.verify(value);
-    if (typeof value.type === "string") n++;
-  });
-  for (const chunk of chunks) decoder.push(chunk);
-  decoder.finish();
-  verifier.end();
-  return n;
-}
+const decodeAndVerify = (_body, chunks) => noStream(chunks, { Verifier, SseDecoder });
 
 /** (q) the run's parsed events through one ReadableStream, one pull per chunk. */
 async function streamOnly(_body, chunks, events) {
@@ -186,7 +175,7 @@ const PIPELINES = [
   { key: "b", label: `(b) @ag-ui/client${ENFORCE ? " +enforce" : ""}`, run: official },
   { key: "c", label: "(c) verifiedEvents", run: ours },
   { key: "d", label: "(d) + agUiSchema", run: (body) => ours(body, { schema: agUiSchema }) },
-  { key: "s", label: "(s) no stream", run: noStream },
+  { key: "s", label: "(s) no stream", run: decodeAndVerify },
   { key: "q", label: "(q) stream only", run: streamOnly },
 ];
 

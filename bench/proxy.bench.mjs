@@ -33,7 +33,7 @@
  */
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { bodyOf, floor } from "./floor.mjs";
+import { bodyOf, floor, noStream } from "./floor.mjs";
 import { exposeGc } from "./gc.mjs";
 import { agenticRun, chatRun, corrupted, createRng, toolRun } from "./runs.mjs";
 
@@ -117,18 +117,7 @@ async function proxied(body, options) {
 }
 
 /** (s): decodes and verifies the chunks in a loop; resolves to the number of events. */
-function bound(_body, chunks) {
-  const verifier = new Verifier();
-  let n = 0;
-  const decoder = new SseDecoder((value) => {
-    verifier.verify(value);
-    n++;
-  });
-  for (const chunk of chunks) decoder.push(chunk);
-  decoder.finish();
-  verifier.end();
-  return n;
-}
+const bound = (_body, chunks) => noStream(chunks, { Verifier, SseDecoder });
 
 const PIPELINES = [
   { key: "a", label: "(a) floor: decode+parse", run: floor },

@@ -109,7 +109,7 @@ export function newLane(): Lane {
  * out to its large-object space once it outgrows a regular object (some 5,000 entries), and
  * each growth there costs several times more per entry (8,579 tool call ids: about 190 ns
  * per insert into one Map, 55 ns spread over 16). Runs that hold few ids keep one map, so
- * a stream of many small runs allocates no more than before.
+ * a stream of many small runs allocates only the registry objects themselves more.
  */
 export class Registry {
   /** The one map, until the split; then undefined. */
@@ -122,9 +122,9 @@ export class Registry {
     return one !== undefined ? one.get(id) : this.#shard(id).get(id);
   }
 
+  /** An owner is a string or null, never undefined. */
   has(id: string): boolean {
-    const one = this.#one;
-    return one !== undefined ? one.has(id) : this.#shard(id).has(id);
+    return this.get(id) !== undefined;
   }
 
   set(id: string, owner: Owner): void {
