@@ -71,7 +71,10 @@ function ours(): Set<string> {
   const names = new Set<string>();
   const definition =
     /(?:\bfunction\s*\*?\s*([\w$]+)\s*\(|^\s*(?:static\s+|async\s+|get\s+|set\s+)*\*?([\w$]+)\s*\([^)]*\)\s*\{|\b([\w$]+)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>))/gm;
-  for (const m of source.matchAll(definition)) names.add(m[1] ?? m[2] ?? m[3]);
+  for (const m of source.matchAll(definition)) {
+    const name = m[1] ?? m[2] ?? m[3];
+    if (name !== undefined) names.add(name);
+  }
   return names;
 }
 
