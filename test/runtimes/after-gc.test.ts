@@ -57,7 +57,7 @@ function trace(): Promise<string> {
 }
 
 /**
- * Names the build (dist/) defines as functions, methods or arrow functions. The trace names a
+ * Names the build (dist/) defines as classes, functions, methods or arrow functions. The trace names a
  * function but not its file, and a loaded machine may compile (and a collection throw
  * away) some of Node's own code meanwhile (`getPathFromURLPosix`, seen in CI): only ours
  * count.
@@ -70,9 +70,9 @@ function ours(): Set<string> {
     .join("\n");
   const names = new Set<string>();
   const definition =
-    /(?:\bfunction\s*\*?\s*([\w$]+)\s*\(|^\s*(?:static\s+|async\s+|get\s+|set\s+)*\*?([\w$]+)\s*\([^)]*\)\s*\{|\b([\w$]+)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>))/gm;
+    /(?:\bclass\s+([\w$]+)|\bfunction\s*\*?\s*([\w$]+)\s*\(|^\s*(?:static\s+|async\s+|get\s+|set\s+)*\*?([\w$]+)\s*\([^)]*\)\s*\{|\b([\w$]+)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>))/gm;
   for (const m of source.matchAll(definition)) {
-    const name = m[1] ?? m[2] ?? m[3];
+    const name = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (name !== undefined) names.add(name);
   }
   return names;
